@@ -1,0 +1,7 @@
+"""``python -m site_builder``: the same as the ``site-builder`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,161 @@
+"""``revision(...)`` and ``@fixture``: how an article batch declares its content.
+
+Both take whatever the author passes and never raise for a mistake: a missing
+field, an unknown field or a wrong type becomes a :class:`Flaw` at the line of
+the call, so every problem of every batch is reported in one run.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import linecache
+import re
+from collections.abc import Callable, Sequence
+
+from markupsafe import Markup
+
+from .model import CallSite, Fixture, Flaw, Revision, Source, call_site
+
+_REQUIRED = ("slug", "title", "categories", "excerpt", "published", "body", "sources")
+_FIELDS = (*_REQUIRED, "cover", "lang", "reading_minutes")
+
+
+class _Checker:
+    def __init__(self, site: CallSite) -> None:
+        self.site = site
+        self.flaws: list[Flaw] = []
+
+    def flaw(self, rule: str, message: str, field: str = "") -> None:
+        self.flaws.append(Flaw(self.site, rule, message, field))
+
+    def text(self, name: str, value: object, *, optional: bool = False) -> str | None:
+        if value is None:
+            if not optional:
+                self.flaw("required", f"missing required field {name!r}", name)
+            return None
+        if not isinstance(value, str):
+            self.flaw("field-type", f"{name} must be a str, not {type(value).__name__}", name)
+            return None
+        return value
+
+    def seq(self, name: str, value: object) -> Sequence[object]:
+        if value is None:
+            self.flaw("required", f"missing required field {name!r}", name)
+            return ()
+        if not isinstance(value, list | tuple):
+            self.flaw("field-type", f"{name} must be a list, not {type(value).__name__}", name)
+            return ()
+        return value
+
+
+def revision(
+    *,
+    slug: str | None = None,
+    title: str | None = None,
+    categories: Sequence[str] | None = None,
+    excerpt: str | None = None,
+    cover: str | None = None,
+    published: str | None = None,
+    lang: str | None = None,
+    body: Sequence[Markup] | None = None,
+    sources: Sequence[Source] | None = None,
+    reading_minutes: int | None = None,
+    **unknown: object,
+) -> Revision:
+    """Declare one revision of an article; validation checks it against the site."""
+    check = _Checker(call_site())
+    for name in sorted(unknown):
+        close = difflib.get_close_matches(name, _FIELDS, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        check.flaw("unknown-field", f"unknown field {name!r}{hint}")
+    return Revision(
+        slug=check.text("slug", slug) or "",
+        title=check.text("title", title) or "",
+        categories=_categories(check, categories),
+        excerpt=check.text("excerpt", excerpt) or "",
+        cover=check.text("cover", cover, optional=True),
+        published=check.text("published", published) or "",
+        lang=check.text("lang", lang, optional=True),
+        body=_body(check, body),
+        sources=_sources(check, sources),
+        reading_minutes=_minutes(check, reading_minutes),
+        site=check.site,
+        flaws=tuple(check.flaws),
+    )
+
+
+def _categories(check: _Checker, value: object) -> tuple[str, ...]:
+    found = []
+    for n, item in enumerate(check.seq("categories", value), 1):
+        if isinstance(item, str):
+            found.append(item)
+        else:
+            check.flaw("field-type", f"category {n} must be a str, not {type(item).__name__}")
+    return tuple(found)
+
+
+def _body(check: _Checker, value: object) -> tuple[Markup, ...]:
+    found = []
+    for n, item in enumerate(check.seq("body", value), 1):
+        if isinstance(item, Markup):
+            found.append(item)
+        elif isinstance(item, str):
+            check.flaw("body-type", f"body item {n} is plain text; wrap it in paragraph() or markdown()")
+        else:
+            check.flaw("body-type", f"body item {n} is a {type(item).__name__}, not a helper block")
+    return tuple(found)
+
+
+def _sources(check: _Checker, value: object) -> tuple[Source, ...]:
+    found = []
+    for n, item in enumerate(check.seq("sources", value), 1):
+        if isinstance(item, Source):
+            found.append(item)
+        else:
+            check.flaw("field-type", f"source {n} must be a Source(...), not {type(item).__name__}")
+    return tuple(found)
+
+
+def _minutes(check: _Checker, value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value
+    check.flaw("field-type", f"reading_minutes must be a whole number of at least 1, not {value!r}")
+    return None
+
+
+def fixture(function: Callable[[], object]) -> Fixture:
+    """Register a zero-argument function as a fixture of its batch."""
+    if not callable(function) or not hasattr(function, "__code__"):
+        site = call_site()
+        flaw = Flaw(site, "fixture-definition", "@fixture must decorate a function")
+        return Fixture(function=_never, name="?", module="", site=site, flaws=(flaw,))
+    code = function.__code__
+    site = CallSite(code.co_filename, _def_line(code.co_filename, code.co_firstlineno, function.__name__))
+    flaws: tuple[Flaw, ...] = ()
+    required = [
+        p.name
+        for p in inspect.signature(function).parameters.values()
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    if required:
+        names = ", ".join(required)
+        flaws = (Flaw(site, "fixture-definition", f"a fixture takes no arguments; this one needs {names}"),)
+    return Fixture(
+        function=function, name=function.__name__, module=function.__module__, site=site, flaws=flaws
+    )
+
+
+def _def_line(path: str, first: int, name: str) -> int:
+    """The ``def`` line: a decorated function's code starts at its first decorator."""
+    pattern = re.compile(rf"\s*(async\s+)?def\s+{re.escape(name)}\b")
+    for line in range(first, first + 50):
+        if pattern.match(linecache.getline(path, line)):
+            return line
+    return first
+
+
+def _never() -> object:
+    raise TypeError("not a fixture function")

@@ -1,0 +1,185 @@
+"""The ``site-builder`` command: argument parsing and printing, nothing more.
+
+Exit codes: 0 all is well, 1 the site has problems, 2 the command line is
+wrong. Machine output goes to stdout, messages to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .errors import Problem, SiteBuilderError, UsageError
+from .pipeline import check_site, verify_fixtures
+from .revisions_json import dumps, revisions_data
+from .settings import find_root
+from .verification import claims, fixture_failure
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit code."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits on --help and on usage errors
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        code: int = args.handler(args, _root(args.root))
+    except UsageError as exc:
+        print(f"site-builder: {exc}", file=sys.stderr)
+        return 2
+    except SiteBuilderError as exc:
+        print(f"site-builder: {exc}", file=sys.stderr)
+        return 1
+    return code
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="site-builder", description="Build a site of verified articles.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    validate = _command(
+        commands, "validate", "check every revision and run every fixture; write nothing", _validate
+    )
+    validate.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="text on stderr (default), or json / GitHub annotations on stdout",
+    )
+
+    verify = _command(commands, "verify", "run fixtures and print their results as JSON", _verify)
+    verify.add_argument("ids", nargs="*", metavar="ID", help="fixture ids MODULE:FUNCTION (default: all)")
+
+    revisions = _command(commands, "revisions", "print the revisions as JSON for importers", _revisions)
+    revisions.add_argument("--slug", action="append", metavar="S", help="only this slug (repeatable)")
+    revisions.add_argument(
+        "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
+    )
+    return parser
+
+
+def _command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help_: str, handler: object
+) -> argparse.ArgumentParser:
+    sub = commands.add_parser(name, help=help_, description=help_)
+    sub.add_argument(
+        "--root",
+        type=Path,
+        metavar="DIR",
+        help="site root (default: nearest pyproject.toml with [tool.site_builder] upward)",
+    )
+    sub.set_defaults(handler=handler)
+    return sub
+
+
+def _root(given: Path | None) -> Path:
+    if given is None:
+        return find_root(Path.cwd())
+    if not given.is_dir():
+        raise UsageError(f"--root {given}: not a folder")
+    return given
+
+
+def _validate(args: argparse.Namespace, root: Path) -> int:
+    checked = check_site(root, run=True)
+    if args.format == "json":
+        _out(json.dumps([_problem_dict(p) for p in checked.problems], ensure_ascii=False, indent=2) + "\n")
+    elif args.format == "github":
+        _out("".join(_annotation(p) + "\n" for p in checked.problems))
+    else:
+        _report(checked.problems)
+    if not checked.problems:
+        revisions, fixtures = len(checked.site.revisions()), len(checked.outcomes)
+        print(f"ok: {revisions} revisions valid, {fixtures} fixtures passed", file=sys.stderr)
+    return 1 if checked.problems else 0
+
+
+def _verify(args: argparse.Namespace, root: Path) -> int:
+    checked = verify_fixtures(root, args.ids)
+    fixtures = checked.site.fixtures()
+    results = []
+    for fid, outcome in checked.outcomes.items():
+        fx, failure = fixtures[fid], fixture_failure(outcome)
+        results.append(
+            {
+                "id": fid,
+                "path": checked.site.relative(fx.site.path),
+                "line": fx.site.line,
+                "status": "failed" if failure else "passed",
+                "duration": round(outcome.duration, 3),
+                "output": outcome.output,
+                "error": failure,
+                "verifiedOutputs": claims(checked.site, fid, outcome),
+            }
+        )
+    _out(json.dumps(results, ensure_ascii=False, indent=2) + "\n")
+    _report(checked.problems)
+    return 1 if checked.problems else 0
+
+
+def _revisions(args: argparse.Namespace, root: Path) -> int:
+    if args.indent < 0:
+        raise UsageError("--indent must be 0 or more")
+    checked = check_site(root, run=False)
+    if checked.problems:
+        _report(checked.problems)
+        return 1
+    slugs = {rev.slug for _, rev in checked.site.revisions()}
+    missing = [s for s in args.slug or () if s not in slugs]
+    if missing:
+        print(f"site-builder: no revision with slug {', '.join(missing)}", file=sys.stderr)
+        return 1
+    _out(dumps(revisions_data(checked.site, args.slug), args.indent))
+    return 0
+
+
+def _report(problems: Sequence[Problem]) -> None:
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        count = len(problems)
+        print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
+
+
+def _problem_dict(problem: Problem) -> dict[str, object]:
+    return {
+        "path": problem.path,
+        "line": problem.line,
+        "slug": problem.subject,
+        "rule": problem.rule,
+        "message": problem.message,
+    }
+
+
+def _annotation(problem: Problem) -> str:
+    def prop(value: str) -> str:
+        return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+    return (
+        f"::error file={prop(problem.path)},line={problem.line},title={prop(problem.rule)}"
+        f"::{_escape_data(problem.subject + ': ' + problem.message)}"
+    )
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _out(text: str) -> None:
+    """Write machine output as UTF-8 whatever the locale says."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(text)
+    else:
+        sys.stdout.flush()
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()
+
+
+__all__ = ["main"]

@@ -1,0 +1,53 @@
+"""A revision's ``contentHtml``, its body text and its reading time.
+
+These are the numbers and bytes downstream importers read, so they follow the
+contract literally: body parts joined by ``"\\n"``, then the sources section.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from .html import attr, escape_text
+from .model import Revision
+
+_TAG = re.compile(r"<[^>]*>")
+_SPACE = re.compile(r"\s+")
+_WIDE = re.compile(
+    "[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+    "\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff\uf900-\ufaff\U00020000-\U0003134f]"
+)
+
+
+def body_html(revision: Revision) -> str:
+    """The body parts joined by newlines, without the sources section."""
+    return "\n".join(revision.body)
+
+
+def sources_html(revision: Revision, label: str) -> str:
+    """``<h2>LABEL</h2>`` and the list of sources, joined by a newline."""
+    items = "".join(
+        f'<li><a{attr("href", s.url)} target="_blank" rel="noopener noreferrer">'
+        f"{escape_text(s.title)}</a> — {escape_text(s.note)}</li>"
+        for s in revision.sources
+    )
+    return f"<h2>{escape_text(label)}</h2>\n<ul>{items}</ul>"
+
+
+def content_html(revision: Revision, label: str) -> str:
+    """The article's HTML as importers read it: body, newline, sources section."""
+    return body_html(revision) + "\n" + sources_html(revision, label)
+
+
+def body_text(markup: str) -> str:
+    """Visible text: tags become spaces, entities are decoded, spaces collapse."""
+    return _SPACE.sub(" ", html.unescape(_TAG.sub(" ", markup))).strip()
+
+
+def reading_minutes(text: str) -> int:
+    """Words at 200 a minute, Hangul and CJK characters at 500; at least 1."""
+    wide = len(_WIDE.findall(text))
+    words = len(_WIDE.sub(" ", text).split())
+    # Integer arithmetic: words/200 + wide/500 == (5*words + 2*wide) / 1000.
+    return max(1, -(-(5 * words + 2 * wide) // 1000))

@@ -1,0 +1,157 @@
+"""Run fixtures in worker processes, each with its own timeout.
+
+A fixture is an author's code: it may hang, call ``os._exit``, print, leak
+state or raise anything. Each one runs in a forked worker in a process group of
+its own, so the command outlives every one of them; a worker still running at
+its deadline is killed with its whole group.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import os
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+
+from .model import Fixture
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One line of a fixture's own file on a traceback."""
+
+    path: str
+    """Absolute path of the fixture's file."""
+    line: int
+    """Line number in it."""
+    function: str
+    """Function running there."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Outcome:
+    """What one fixture run produced."""
+
+    output: object = None
+    """The returned value, decoded from JSON; None when there was none."""
+    error: str | None = None
+    """Why the run produced no usable value, or None."""
+    frames: tuple[Frame, ...] = ()
+    """For an exception: the frames of the fixture's own file, innermost last."""
+    duration: float = 0.0
+    """Seconds the run took."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Worker:
+    fid: str
+    process: BaseProcess
+    started: float
+
+
+def run_fixtures(fixtures: Mapping[str, Fixture], *, timeout: float, jobs: int) -> dict[str, Outcome]:
+    """Run every fixture, at most ``jobs`` at a time; results in the given order."""
+    pending = list(fixtures.items())
+    running: dict[Connection, _Worker] = {}
+    done: dict[str, Outcome] = {}
+    while pending or running:
+        while pending and len(running) < max(1, jobs):
+            fid, fx = pending.pop(0)
+            conn, worker = _start(fid, fx)
+            running[conn] = worker
+        next_deadline = min(w.started for w in running.values()) + timeout
+        for ready in wait(list(running), timeout=max(0.0, next_deadline - time.monotonic())):
+            conn = next(c for c in running if c is ready)
+            worker = running.pop(conn)
+            done[worker.fid] = _finish(conn, worker)
+        now = time.monotonic()
+        for conn, worker in list(running.items()):
+            if now - worker.started >= timeout:
+                del running[conn]
+                _kill(worker.process)
+                conn.close()
+                done[worker.fid] = Outcome(
+                    error=f"did not finish within {timeout:g} s", duration=now - worker.started
+                )
+    return {fid: done[fid] for fid in fixtures}
+
+
+def _start(fid: str, fx: Fixture) -> tuple[Connection, _Worker]:
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    # Whatever sits in our buffers would otherwise be written twice by the child.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    process = multiprocessing.get_context("fork").Process(target=_child, args=(fx, writer), daemon=True)
+    process.start()
+    writer.close()
+    return reader, _Worker(fid, process, time.monotonic())
+
+
+def _finish(conn: Connection, worker: _Worker) -> Outcome:
+    try:
+        message = conn.recv()
+    except EOFError:
+        message = None
+    finally:
+        conn.close()
+    worker.process.join(5)
+    _kill(worker.process)
+    if message is None:
+        code = worker.process.exitcode
+        return Outcome(
+            error=f"the worker exited with code {code} without returning (os._exit or a crash)",
+            duration=time.monotonic() - worker.started,
+        )
+    kind, payload, frames, duration = message
+    outcome_frames = tuple(Frame(*f) for f in frames)
+    if kind == "ok":
+        return Outcome(output=json.loads(payload), duration=duration)
+    return Outcome(error=payload, frames=outcome_frames, duration=duration)
+
+
+def _kill(process: BaseProcess) -> None:
+    """Kill the worker and anything it started, then reap it."""
+    if process.pid is not None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    process.join()
+
+
+def _child(fx: Fixture, conn: Connection) -> None:
+    """Worker body: call the fixture, send one message, never return."""
+    os.setpgid(0, 0)
+    # A fixture's prints must not mix with the JSON a command writes on stdout.
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    started = time.perf_counter()
+    try:
+        message = _encode(fx.function())
+    except BaseException as exc:  # noqa: BLE001 - everything a fixture raises is reported
+        frames = tuple(
+            (f.filename, f.lineno or 0, f.name)
+            for f in traceback.extract_tb(exc.__traceback__)
+            if f.filename == fx.site.path
+        )
+        message = ("error", f"raised {type(exc).__name__}: {exc}", frames)
+    try:
+        conn.send((*message, time.perf_counter() - started))
+    finally:
+        conn.close()
+        os._exit(0)
+
+
+def _encode(value: object) -> tuple[str, str, tuple[tuple[str, int, str], ...]]:
+    if not isinstance(value, dict):
+        return ("error", f"returned {type(value).__name__}, not a dict", ())
+    try:
+        return ("ok", json.dumps(value, ensure_ascii=False, allow_nan=False), ())
+    except (TypeError, ValueError) as exc:
+        return ("error", f"returned a value that is not JSON: {exc}", ())

@@ -1,0 +1,179 @@
+"""The body helpers authors call: each returns a :class:`Block` of safe HTML.
+
+The markup is the established format downstream importers read, byte for
+byte. A plain ``str`` is inline Markdown, :class:`Markup` is trusted HTML, and
+code and alt text are escaped completely. A wrong argument never raises: the
+block records a flaw at the author's line and validation reports it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from markupsafe import Markup
+
+from .html import attr, element, escape_text, urls_in_html
+from .markdown import render_block, render_inline
+from .model import Block, CallSite, Fixture, Flaw, Verified, call_site
+
+_LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
+
+
+class _Parts:
+    """Collects the URLs and flaws of one helper call while it renders."""
+
+    def __init__(self, helper: str, site: CallSite) -> None:
+        self.helper, self.site = helper, site
+        self.urls: list[str] = []
+        self.flaws: list[Flaw] = []
+
+    def flaw(self, rule: str, message: str) -> str:
+        self.flaws.append(Flaw(self.site, rule, f"{self.helper}(): {message}"))
+        return ""
+
+    def inline(self, value: object, what: str, *, numbers: bool = False) -> str:
+        """Render author text: Markdown for ``str``, verbatim for ``Markup``."""
+        if isinstance(value, Markup):
+            self.urls.extend(urls_in_html(value))
+            return str(value)
+        if isinstance(value, str):
+            rendered = render_inline(value)
+            self.urls.extend(rendered.urls)
+            return rendered.html
+        if numbers and isinstance(value, int | float) and not isinstance(value, bool):
+            return escape_text(str(value))
+        allowed = "a str, a number or Markup" if numbers else "a str or Markup"
+        return self.flaw("helper-type", f"{what} must be {allowed}, not {_kind(value)}")
+
+    def items(self, value: object, what: str) -> Sequence[object]:
+        if isinstance(value, list | tuple):
+            return value
+        self.flaw("helper-type", f"{what} must be a list, not {_kind(value)}")
+        return ()
+
+    def block(self, html: str, verified: Verified | None = None) -> Block:
+        return Block.make(html, self.site, urls=tuple(self.urls), flaws=tuple(self.flaws), verified=verified)
+
+
+def _kind(value: object) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def paragraph(text: str) -> Block:
+    """``<p>TEXT</p>``."""
+    parts = _Parts("paragraph", call_site())
+    return parts.block(str(element("p", parts.inline(text, "the text"))))
+
+
+def heading(text: str) -> Block:
+    """``<h2>TEXT</h2>``: a section of the article, listed in its contents."""
+    parts = _Parts("heading", call_site())
+    return parts.block(str(element("h2", parts.inline(text, "the text"))))
+
+
+def markdown(text: str) -> Block:
+    """A piece of CommonMark (paragraphs, lists, fences) with raw HTML off."""
+    parts = _Parts("markdown", call_site())
+    if not isinstance(text, str):
+        return parts.block(parts.flaw("helper-type", f"the text must be a str, not {_kind(text)}"))
+    rendered = render_block(text)
+    parts.urls.extend(rendered.urls)
+    return parts.block(rendered.html)
+
+
+def code_block(code: str, language: str | None = None) -> Block:
+    """``<pre><code class="language-L">CODE</code></pre>``, the code escaped."""
+    parts = _Parts("code_block", call_site())
+    return parts.block(_code_html(parts, code, language))
+
+
+def _code_html(parts: _Parts, code: object, language: object) -> str:
+    if not isinstance(code, str):
+        parts.flaw("helper-type", f"the code must be a str, not {_kind(code)}")
+        code = ""
+    lang_attr = ""
+    if language is not None:
+        if isinstance(language, str) and _LANGUAGE.fullmatch(language):
+            lang_attr = attr("class", f"language-{language}")
+        else:
+            parts.flaw("code-language", f"language {language!r} is not a name like 'python'")
+    return f"<pre><code{lang_attr}>{escape_text(str(code).strip())}</code></pre>"
+
+
+def figure(src: str, alt: str, caption: str) -> Block:
+    """An image with alt text and a caption; both are required."""
+    parts = _Parts("figure", call_site())
+    if not isinstance(src, str) or not src.strip():
+        parts.flaw("figure-src", f"src must be a non-empty path, not {src!r}")
+        src = ""
+    parts.urls.append(src)
+    if not isinstance(alt, str) or not alt.strip():
+        parts.flaw("figure-alt", "alt text is required and must not be empty")
+        alt = alt if isinstance(alt, str) else ""
+    if isinstance(caption, str) and not caption.strip():
+        parts.flaw("figure-caption", "a caption is required and must not be empty")
+    img = f'<img{attr("src", src)}{attr("alt", alt)} loading="lazy" />'
+    return parts.block(f"<figure>{img}{element('figcaption', parts.inline(caption, 'the caption'))}</figure>")
+
+
+def ordered_list(items: Sequence[str]) -> Block:
+    """``<ol><li>ITEM</li>…</ol>``."""
+    parts = _Parts("ordered_list", call_site())
+    return parts.block(_list_html(parts, "ol", items))
+
+
+def unordered_list(items: Sequence[str]) -> Block:
+    """``<ul><li>ITEM</li>…</ul>``."""
+    parts = _Parts("unordered_list", call_site())
+    return parts.block(_list_html(parts, "ul", items))
+
+
+def _list_html(parts: _Parts, tag: str, items: object) -> str:
+    values = parts.items(items, "the items")
+    if isinstance(items, list | tuple) and not values:
+        parts.flaw("list-empty", "a list needs at least one item")
+    lis = "".join(str(element("li", parts.inline(v, f"item {n}"))) for n, v in enumerate(values, 1))
+    return str(element(tag, lis))
+
+
+def data_table(caption: str, headers: Sequence[str], rows: Sequence[Sequence[str | int | float]]) -> Block:
+    """A captioned table inside a scrolling wrapper; every row as wide as the header."""
+    parts = _Parts("data_table", call_site())
+    head = parts.items(headers, "the headers")
+    if isinstance(headers, list | tuple) and not head:
+        parts.flaw("table-headers", "a table needs at least one header")
+    ths = "".join(f'<th scope="col">{parts.inline(h, f"header {n}")}</th>' for n, h in enumerate(head, 1))
+    trs = []
+    for number, row in enumerate(parts.items(rows, "the rows"), 1):
+        cells = parts.items(row, f"row {number}")
+        if isinstance(row, list | tuple) and len(cells) != len(head):
+            parts.flaw(
+                "table-row-width",
+                f"row {number} has {len(cells)} cells; the header has {len(head)}",
+            )
+        tds = "".join(
+            str(element("td", parts.inline(c, f"row {number} cell {i}", numbers=True)))
+            for i, c in enumerate(cells, 1)
+        )
+        trs.append(f"<tr>{tds}</tr>")
+    cap = element("caption", parts.inline(caption, "the caption"))
+    table = f"<table>{cap}<thead><tr>{ths}</tr></thead><tbody>{''.join(trs)}</tbody></table>"
+    return parts.block(f'<div class="table-scroll">{table}</div>')
+
+
+def verified_output(fixture: Fixture, expected: object) -> Block:
+    """Print ``expected`` as JSON; the build fails unless ``fixture`` returns it."""
+    parts = _Parts("verified_output", call_site())
+    try:
+        text = json.dumps(expected, ensure_ascii=False, indent=2, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        parts.flaw("verified-expected", f"expected is not a JSON value: {exc}")
+        text = ""
+    if not isinstance(fixture, Fixture):
+        parts.flaw(
+            "verified-fixture", f"the first argument must be a @fixture function, not {_kind(fixture)}"
+        )
+        return parts.block(_code_html(parts, text, "json"))
+    return parts.block(_code_html(parts, text, "json"), Verified(fixture=fixture, expected=expected))

@@ -1,0 +1,170 @@
+"""Import every article batch, surviving the ones that do not import.
+
+A batch that fails (syntax error, exception, missing import, no ``revisions``,
+a wrong type) becomes one problem at its file and line; the other batches are
+still loaded, so their problems are reported in the same run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from .errors import Problem
+from .model import Fixture, Revision
+from .settings import Settings, load_settings
+
+_MODULE_PREFIX = "_site_builder_batch_"
+_REVISIONS_LINE = re.compile(r"^revisions\s*(:[^=]*)?=")
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """One module of ``articles/``: its revisions and fixtures, in written order."""
+
+    name: str
+    """The module's file name without ``.py``: the batch name and fixture id prefix."""
+    path: Path
+    """Absolute path of the module file."""
+    revisions: tuple[Revision, ...]
+    """The module's ``revisions`` list."""
+    fixtures: tuple[Fixture, ...]
+    """Every ``@fixture`` defined in the module, by line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """Everything loaded from a site root, and what went wrong loading it."""
+
+    root: Path
+    """The folder holding ``pyproject.toml``."""
+    settings: Settings
+    """Checked settings (defaults where a value was wrong)."""
+    batches: tuple[Batch, ...]
+    """Batches that imported, in name order."""
+    problems: tuple[Problem, ...]
+    """Settings problems and batches that could not be loaded."""
+
+    def revisions(self) -> list[tuple[Batch, Revision]]:
+        """Every revision in site order: batch name, then list order."""
+        return [(batch, rev) for batch in self.batches for rev in batch.revisions]
+
+    def fixtures(self) -> dict[str, Fixture]:
+        """Every fixture by id, in site order."""
+        return {fixture_id(fx): fx for batch in self.batches for fx in batch.fixtures}
+
+    def relative(self, path: str | Path) -> str:
+        """``path`` relative to the root, with forward slashes when inside it."""
+        try:
+            return Path(path).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return Path(path).as_posix()
+
+
+def fixture_id(fixture: Fixture) -> str:
+    """``MODULE:FUNCTION``, where MODULE is the batch's file name."""
+    module = fixture.module.removeprefix(_MODULE_PREFIX)
+    return f"{module}:{fixture.name}"
+
+
+def load_site(root: Path) -> Site:
+    """Read the settings and import every batch under the articles folder."""
+    root = root.resolve()
+    settings, problems = load_settings(root)
+    folder = root / settings.articles_dir
+    if not folder.is_dir():
+        problems.append(
+            Problem(
+                path="pyproject.toml",
+                line=1,
+                subject="settings",
+                rule="articles-dir",
+                message=f"articles folder {settings.articles_dir!r} does not exist",
+            )
+        )
+        return Site(root, settings, (), tuple(problems))
+    batches = []
+    for path in sorted(folder.glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        batch, problem = _load_batch(path, root)
+        if problem is not None:
+            problems.append(problem)
+        if batch is not None:
+            batches.append(batch)
+    return Site(root, settings, tuple(batches), tuple(problems))
+
+
+def _load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
+    name = path.stem
+    relative = path.relative_to(root).as_posix()
+
+    def problem(line: int, rule: str, message: str) -> Problem:
+        return Problem(path=relative, line=line, subject=f"batch {name}", rule=rule, message=message)
+
+    try:
+        module = _import(path, _MODULE_PREFIX + name)
+    except SyntaxError as exc:
+        return None, problem(exc.lineno or 1, "import", f"cannot import: {_syntax_message(exc)}")
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - an author's module may raise anything
+        line = _line_in(exc, path)
+        return None, problem(line, "import", f"cannot import: {type(exc).__name__}: {exc}")
+    revisions = getattr(module, "revisions", None)
+    line = _revisions_line(path)
+    if revisions is None:
+        return None, problem(1, "batch-revisions", "defines no module-level list 'revisions'")
+    if not isinstance(revisions, list | tuple):
+        kind = type(revisions).__name__
+        return None, problem(line, "batch-revisions", f"'revisions' must be a list, not {kind}")
+    for number, item in enumerate(revisions, 1):
+        if not isinstance(item, Revision):
+            kind = type(item).__name__
+            return None, problem(
+                line, "batch-revisions", f"revisions item {number} is a {kind}, not a revision(...)"
+            )
+    fixtures = sorted(
+        (v for v in vars(module).values() if isinstance(v, Fixture) and v.module == module.__name__),
+        key=lambda fx: fx.site.line,
+    )
+    return Batch(name, path.resolve(), tuple(revisions), tuple(fixtures)), None
+
+
+def _import(path: Path, module_name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path.name}")
+    module = importlib.util.module_from_spec(spec)
+    # Registered so dataclasses and pickling inside the batch work; replaced on reload.
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(module_name, None)
+        raise
+    return module
+
+
+def _syntax_message(exc: SyntaxError) -> str:
+    if isinstance(exc.__cause__, UnicodeDecodeError) or "decode" in str(exc.msg):
+        return f"the file is not valid UTF-8 ({exc.msg})"
+    return f"SyntaxError: {exc.msg}"
+
+
+def _line_in(exc: BaseException, path: Path) -> int:
+    """The last line of ``path`` on the traceback: where the import failed."""
+    target = str(path)
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == target]
+    return lines[-1] if lines and lines[-1] is not None else 1
+
+
+def _revisions_line(path: Path) -> int:
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for number, text in enumerate(handle, 1):
+            if _REVISIONS_LINE.match(text):
+                return number
+    return 1

@@ -1,0 +1,100 @@
+"""The one Markdown parser of the package: CommonMark with raw HTML off.
+
+Everything an author types goes through :func:`render_inline` or
+:func:`render_block`. Text and attributes are escaped with the package's own
+spellings (``'`` as ``&#039;``), and every URL the text links to is returned
+with the HTML, so validation can reject a disallowed scheme instead of the
+parser silently dropping the link.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+
+from .html import escape_text
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """HTML made from author text, with the URLs it points to."""
+
+    html: str
+    """Safe HTML: nothing the author typed became markup by itself."""
+    urls: tuple[str, ...]
+    """Link ``href`` and image ``src`` values, in document order."""
+
+
+class _Renderer(RendererHTML):
+    """markdown-it's renderer with the package's escaping spellings."""
+
+    @staticmethod
+    def renderAttrs(token: Token) -> str:  # noqa: N802 - markdown-it's name
+        return "".join(f' {escape_text(key)}="{escape_text(str(value))}"' for key, value in token.attrItems())
+
+    def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        return escape_text(tokens[idx].content)
+
+    def code_inline(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        token = tokens[idx]
+        return f"<code{self.renderAttrs(token)}>{escape_text(token.content)}</code>"
+
+    def code_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        token = tokens[idx]
+        return f"<pre{self.renderAttrs(token)}><code>{escape_text(token.content)}</code></pre>\n"
+
+
+class _Parser(MarkdownIt):
+    """Accepts every link so that validation, not the parser, judges it."""
+
+    def validateLink(self, url: str) -> bool:  # noqa: N802 - markdown-it's name
+        return True
+
+
+@cache
+def parser() -> MarkdownIt:
+    """Return the shared parser; it is only read after it is built."""
+    options: OptionsDict | dict[str, object] = {
+        "html": False,
+        "linkify": False,
+        "typographer": False,
+        # Fences go through the same escaping as everything else.
+        "highlight": lambda code, _lang, _attrs: escape_text(code),
+    }
+    md = _Parser("commonmark", options, renderer_cls=_Renderer)
+    # An author who types "&amp;" means those five characters, not "&".
+    return md.disable("entity")
+
+
+def _urls(tokens: Sequence[Token]) -> tuple[str, ...]:
+    found: list[str] = []
+    for token in tokens:
+        if token.type == "link_open":
+            found.append(str(token.attrGet("href") or ""))
+        elif token.type == "image":
+            found.append(str(token.attrGet("src") or ""))
+        if token.children:
+            found.extend(_urls(token.children))
+    return tuple(found)
+
+
+def render_inline(text: str) -> Rendered:
+    """Render one line-level piece of Markdown (no paragraphs, no headings)."""
+    md = parser()
+    env: EnvType = {}
+    tokens = md.parseInline(text, env)
+    return Rendered(md.renderer.render(tokens, md.options, env), _urls(tokens))
+
+
+def render_block(text: str) -> Rendered:
+    """Render a Markdown document; the trailing newline is dropped."""
+    md = parser()
+    env: EnvType = {}
+    tokens = md.parse(text, env)
+    return Rendered(md.renderer.render(tokens, md.options, env).rstrip("\n"), _urls(tokens))

@@ -1,0 +1,155 @@
+"""The values an article batch is made of: revisions, sources, blocks, fixtures.
+
+Nothing here raises for an author's mistake. Constructors record what is wrong
+as :class:`Flaw` values at the place the author wrote the call, and validation
+turns them into problems later, so one mistake never hides another.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from markupsafe import Markup
+
+_PACKAGE = __name__.rpartition(".")[0]
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """Where an author wrote a call: the place every problem points to."""
+
+    path: str
+    """Absolute path of the file, as Python compiled it."""
+    line: int
+    """1-based line where the call starts."""
+
+
+def call_site() -> CallSite:
+    """Return the nearest caller outside this package (the author's line)."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and _in_package(frame.f_globals.get("__name__")):
+        frame = frame.f_back
+    return CallSite(frame.f_code.co_filename, frame.f_lineno)
+
+
+def _in_package(module: object) -> bool:
+    return isinstance(module, str) and (module == _PACKAGE or module.startswith(_PACKAGE + "."))
+
+
+@dataclass(frozen=True, slots=True)
+class Flaw:
+    """A mistake found while a value was built, before the site is known."""
+
+    site: CallSite
+    """Where the author wrote the faulty call."""
+    rule: str
+    """Short stable rule name."""
+    message: str
+    """What is wrong, with the value and the limit."""
+    field: str = ""
+    """The revision field at fault, so later rules do not report it twice."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Source:
+    """A reference a revision cites; listed after the body."""
+
+    # Defaults only so that a forgotten field is a validation problem at this
+    # line rather than a TypeError that stops the whole batch from importing.
+    title: str = ""
+    """Shown as the link text."""
+    url: str = ""
+    """https/http (or another allowed URL); checked by validation, not here."""
+    note: str = ""
+    """What this source supports, shown after the link."""
+    site: CallSite = field(default_factory=call_site, compare=False, repr=False)
+    """Where the source was written."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fixture:
+    """A zero-argument function whose result backs what an article prints."""
+
+    function: Callable[[], object]
+    """The author's function, called in a worker process."""
+    name: str
+    """The function's name: the part of the id after the colon."""
+    module: str
+    """The Python module that defined it; the loader maps it to a batch name."""
+    site: CallSite
+    """The line of its ``def``."""
+    flaws: tuple[Flaw, ...] = ()
+    """Mistakes in the definition itself (it takes arguments, say)."""
+
+    def __call__(self) -> object:
+        return self.function()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Verified:
+    """What a ``verified_output`` block claims a fixture returns."""
+
+    fixture: Fixture
+    """The fixture that must return it."""
+    expected: object
+    """A JSON value that must be a recursive subset of the fixture's output."""
+
+
+class Block(Markup):
+    """HTML made by a helper, remembering what validation needs to know."""
+
+    site: CallSite
+    """Where the helper was called."""
+    urls: tuple[str, ...]
+    """Every link and image URL inside, to be checked against the site."""
+    flaws: tuple[Flaw, ...]
+    """Mistakes found when the helper was called."""
+    verified: Verified | None
+    """Set on ``verified_output`` blocks."""
+
+    @classmethod
+    def make(
+        cls,
+        html: str,
+        site: CallSite,
+        *,
+        urls: tuple[str, ...] = (),
+        flaws: tuple[Flaw, ...] = (),
+        verified: Verified | None = None,
+    ) -> Block:
+        """Wrap ``html`` (already safe) with its facts."""
+        block = cls(html)
+        block.site, block.urls, block.flaws, block.verified = site, urls, flaws, verified
+        return block
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Revision:
+    """One published version of an article, as the author wrote it."""
+
+    slug: str
+    """URL name: ``[a-z0-9-]``, 3 to 120 characters, unique in the site."""
+    title: str
+    """Plain text title."""
+    categories: tuple[str, ...]
+    """At least one; each gets a page."""
+    excerpt: str
+    """Plain text summary for lists and feeds."""
+    cover: str | None
+    """Site-relative path of the cover image, or None."""
+    published: str
+    """ISO date ``YYYY-MM-DD``."""
+    lang: str | None
+    """Language tag; None means the site's language."""
+    body: tuple[Markup, ...]
+    """Helper blocks and trusted HTML, joined by newlines."""
+    sources: tuple[Source, ...]
+    """What the text relies on."""
+    reading_minutes: int | None
+    """The author's figure, or None to compute it from the body."""
+    site: CallSite
+    """Where ``revision(...)`` was called."""
+    flaws: tuple[Flaw, ...] = ()
+    """Wrong types, missing fields and unknown fields found at the call."""

@@ -1,0 +1,54 @@
+"""Where each page of the built site lives, and what a site-relative URL names.
+
+The one place that knows the site's URL layout, so that validation (does this
+link resolve?) and rendering (where is this page written?) always agree.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+
+FIXED_FILES = ("index.html", "404.html", "feed.xml", "sitemap.xml", "robots.txt", "revisions.json")
+ASSETS_URL = "/assets/"
+"""Files of the assets folder are served below this URL, whatever the folder is called."""
+_NOT_WORD = re.compile(r"[^\w]+")
+
+
+def article_url(slug: str) -> str:
+    """Site-relative URL of an article page."""
+    return f"/articles/{slug}/"
+
+
+def category_slug(name: str) -> str:
+    """A URL name for a category in any script: letters and digits joined by ``-``."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return _NOT_WORD.sub("-", folded.replace("_", "-")).strip("-") or "category"
+
+
+def category_url(name: str) -> str:
+    """Site-relative URL of a category page."""
+    return f"/categories/{category_slug(name)}/"
+
+
+def page_urls(slugs: Iterable[str], categories: Iterable[str]) -> frozenset[str]:
+    """Every page URL of the site, each in its ``/dir/`` form."""
+    pages = {"/"} | {"/" + name for name in FIXED_FILES}
+    pages |= {article_url(s) for s in slugs} | {category_url(c) for c in categories}
+    return frozenset(pages)
+
+
+def resolves(path: str, pages: frozenset[str], assets: Path) -> bool:
+    """Whether a decoded site-relative path names a page or a file under ``assets``."""
+    if "\x00" in path or "\\" in path:
+        return False
+    normal = posixpath.normpath(path) + ("/" if path.endswith("/") and path != "/" else "")
+    if normal in pages or normal.removesuffix("index.html") in pages:
+        return True
+    if not normal.startswith(ASSETS_URL):
+        return False
+    target = (assets / normal[len(ASSETS_URL) :]).resolve()
+    return target.is_relative_to(assets.resolve()) and target.is_file()

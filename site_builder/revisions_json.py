@@ -1,0 +1,62 @@
+"""The ``revisions`` JSON that downstream importers read.
+
+Keys and their order are fixed; output is UTF-8, not ASCII-escaped, and the
+same bytes for the same input. The JSON Schema it must satisfy ships in the
+package as ``schemas/revisions.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from .content import body_html, body_text, content_html, reading_minutes
+from .loader import Site, fixture_id
+from .model import Block, Revision
+from .settings import Settings
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the ``revisions`` array."""
+    text = resources.files(__package__).joinpath("schemas/revisions.schema.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, object]:
+    """One revision as importers read it."""
+    lang = rev.lang or settings.language
+    text = body_text(body_html(rev))
+    fixtures = [fixture_id(b.verified.fixture) for b in rev.body if isinstance(b, Block) and b.verified]
+    return {
+        "slug": rev.slug,
+        "title": rev.title,
+        "categories": list(rev.categories),
+        "cover": rev.cover,
+        "excerpt": rev.excerpt,
+        "readingMinutes": rev.reading_minutes or reading_minutes(text),
+        "contentHtml": content_html(rev, settings.sources_label(lang)),
+        "lang": lang,
+        "published": rev.published,
+        "batch": batch,
+        "bodyChars": len(text),
+        "sources": [{"title": s.title, "url": s.url, "note": s.note} for s in rev.sources],
+        "fixtures": list(dict.fromkeys(fixtures)),
+    }
+
+
+def revisions_data(site: Site, slugs: list[str] | None = None) -> list[dict[str, object]]:
+    """Revisions in site order, all of them or those with the given slugs."""
+    return [
+        revision_dict(rev, batch.name, site.settings)
+        for batch, rev in site.revisions()
+        if slugs is None or rev.slug in slugs
+    ]
+
+
+def dumps(data: object, indent: int | None) -> str:
+    """Deterministic JSON text, UTF-8 characters kept, ending with a newline."""
+    if indent:
+        return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -1,0 +1,167 @@
+"""The site's settings: ``[tool.site_builder]`` in ``pyproject.toml``.
+
+Every key is checked: an unknown key, a wrong type or a missing required key is
+a problem with its line, like any other. Bad values fall back to their default
+so that the articles are still checked in the same run.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from .errors import Problem, SiteBuilderError
+
+PYPROJECT = "pyproject.toml"
+_TABLE = re.compile(r"^\[tool\.site_builder[\].]", re.MULTILINE)
+_LANG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
+_SOURCES_LABEL_RU = "Проверяемые источники"
+_DEFAULT_LABELS = {"en": "Sources", "ko": "출처"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settings:
+    """What ``[tool.site_builder]`` says, with the contract's defaults."""
+
+    title: str = ""
+    """Site title (required)."""
+    base_url: str = ""
+    """Absolute URL the site is served from (required)."""
+    language: str = "en"
+    """Default ``lang`` of revisions and of the site chrome."""
+    description: str = ""
+    """For the index page and the feed."""
+    min_body_chars: int = 5000
+    """Fewest body characters a revision may have."""
+    max_body_chars: int = 15000
+    """Most body characters a revision may have."""
+    min_sources: int = 2
+    """Fewest sources each revision must cite."""
+    fixture_timeout: float = 10.0
+    """Seconds a fixture may run."""
+    articles_dir: str = "articles"
+    """Batch modules, relative to the site root."""
+    assets_dir: str = "assets"
+    """Files articles reference, relative to the site root."""
+    output_dir: str = "build"
+    """Where the site is written, relative to the site root."""
+    sources_heading: dict[str, str] = field(default_factory=dict)
+    """Per-language label of the sources section; Russian is fixed by the contract."""
+
+    def sources_label(self, lang: str) -> str:
+        """The sources heading for a revision in ``lang``."""
+        if lang == "ru":
+            return _SOURCES_LABEL_RU
+        return self.sources_heading.get(lang) or _DEFAULT_LABELS.get(lang, "Sources")
+
+
+_REQUIRED = ("title", "base_url")
+_TYPES: dict[str, tuple[type, ...]] = {
+    f.name: (
+        (int, float)
+        if f.name == "fixture_timeout"
+        else (dict,)
+        if f.name == "sources_heading"
+        else (type(getattr(Settings(), f.name)),)
+    )
+    for f in fields(Settings)
+}
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder upward from ``start`` with a site's ``pyproject.toml``."""
+    for folder in (start, *start.parents):
+        candidate = folder / PYPROJECT
+        if candidate.is_file() and _TABLE.search(candidate.read_text("utf-8", errors="replace")):
+            return folder
+    raise SiteBuilderError(f"no {PYPROJECT} with [tool.site_builder] in {start} or above; use --root DIR")
+
+
+def load_settings(root: Path) -> tuple[Settings, list[Problem]]:
+    """Read and check the settings; problems come with the defaults in their place."""
+    path = root / PYPROJECT
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return Settings(), [_problem(1, "settings-file", f"cannot read {PYPROJECT}: {exc}")]
+    try:
+        table = tomllib.loads(text).get("tool", {}).get("site_builder")
+    except tomllib.TOMLDecodeError as exc:
+        line = int(m.group(1)) if (m := re.search(r"line (\d+)", str(exc))) else 1
+        return Settings(), [_problem(line, "settings-file", f"{PYPROJECT} is not valid TOML: {exc}")]
+    if not isinstance(table, dict):
+        return Settings(), [_problem(1, "settings-file", "no [tool.site_builder] table")]
+    return _check(table, text.splitlines())
+
+
+def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[Problem]]:
+    problems: list[Problem] = []
+    values: dict[str, object] = {}
+    for key, value in table.items():
+        line = _line_of(lines, key)
+        expected = _TYPES.get(key)
+        if expected is None:
+            problems.append(_problem(line, "settings-unknown", f"unknown key {key!r}"))
+        elif not isinstance(value, expected) or isinstance(value, bool):
+            names = " or ".join(t.__name__ for t in expected)
+            problems.append(
+                _problem(line, "settings-type", f"{key} must be {names}, not {type(value).__name__}")
+            )
+        elif message := _bad_value(key, value):
+            problems.append(_problem(line, "settings-value", message))
+        else:
+            values[key] = value
+    for key in _REQUIRED:
+        if key not in table:
+            problems.append(
+                _problem(_line_of(lines, ""), "settings-required", f"missing required key {key!r}")
+            )
+    settings = Settings(**values)  # type: ignore[arg-type]
+    if settings.min_body_chars > settings.max_body_chars:
+        problems.append(
+            _problem(
+                _line_of(lines, "min_body_chars"),
+                "settings-value",
+                "min_body_chars is greater than max_body_chars",
+            )
+        )
+    return settings, problems
+
+
+def _bad_value(key: str, value: object) -> str | None:
+    if key in ("title", "base_url") and not str(value).strip():
+        return f"{key} must not be empty"
+    if key == "base_url" and not re.fullmatch(r"https?://[^\s/?#]+(/\S*)?", str(value)):
+        return f"base_url must be an absolute http(s) URL, not {value!r}"
+    if key == "language" and not _LANG.fullmatch(str(value)):
+        return f"language {value!r} is not a language tag like 'en' or 'ru'"
+    if key == "fixture_timeout" and isinstance(value, int | float) and value <= 0:
+        return f"fixture_timeout must be more than 0 seconds, not {value}"
+    if isinstance(value, int) and value < 0:
+        return f"{key} must not be negative, not {value}"
+    if key.endswith("_dir") and (Path(str(value)).is_absolute() or ".." in Path(str(value)).parts):
+        return f"{key} must be a folder inside the site root, not {value!r}"
+    if isinstance(value, dict) and not all(
+        isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in value.items()
+    ):
+        return f"{key} must map language tags to non-empty labels"
+    return None
+
+
+def _line_of(lines: list[str], key: str) -> int:
+    """The line of ``key`` inside [tool.site_builder], or of the table header."""
+    header = next((n for n, text in enumerate(lines, 1) if _TABLE.match(text)), 1)
+    pattern = re.compile(rf"\s*{re.escape(key)}\s*[=.]") if key else None
+    for number in range(header + 1, len(lines) + 1):
+        text = lines[number - 1]
+        if text.lstrip().startswith("[") and not _TABLE.match(text):
+            break
+        if pattern and pattern.match(text):
+            return number
+    return header
+
+
+def _problem(line: int, rule: str, message: str) -> Problem:
+    return Problem(path=PYPROJECT, line=line, subject="settings", rule=rule, message=message)

@@ -1,0 +1,138 @@
+"""Judge fixture outcomes: the checks must all be ``True``, and every
+``verified_output`` must be a recursive subset of what its fixture returned.
+
+This is what keeps the text an article prints from drifting away from the code
+that backs it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+
+from .errors import Problem
+from .fixtures import Outcome
+from .loader import Site, fixture_id
+from .model import Block
+
+
+def fixture_failure(outcome: Outcome) -> str | None:
+    """Why a fixture failed, or None when it passed."""
+    if outcome.error is not None:
+        return outcome.error
+    output = outcome.output
+    checks = output.get("checks") if isinstance(output, dict) else None
+    if not isinstance(checks, dict):
+        return 'returned no "checks": a fixture must return {"checks": {name: True, …}}'
+    if not checks:
+        return '"checks" is empty; name at least one check that must be True'
+    failing = [name for name, value in checks.items() if value is not True]
+    if failing:
+        shown = ", ".join(f"{name} = {json.dumps(checks[name], ensure_ascii=False)}" for name in failing)
+        return f"checks failed: {shown} (each check must be true)"
+    return None
+
+
+def differences(expected: object, actual: object, path: str = "$") -> Iterator[str]:
+    """Each place where ``expected`` is not contained in ``actual``."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            yield f"{path}: the article prints an object, the fixture returns {_show(actual)}"
+            return
+        for key, value in expected.items():
+            where = f"{path}.{key}"
+            if key not in actual:
+                yield f"{where}: the article prints {_show(value)}, the fixture returns no such key"
+            else:
+                yield from differences(value, actual[key], where)
+    elif isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            yield f"{path}: the article prints {_show(expected)}, the fixture returns {_show(actual)}"
+            return
+        for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
+            yield from differences(want, got, f"{path}[{index}]")
+    elif type(expected) is not type(actual) or expected != actual:
+        # 1, 1.0 and true print differently, so they are different claims.
+        yield f"{path}: the article prints {_show(expected)}, the fixture returns {_show(actual)}"
+
+
+def _show(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "…"
+
+
+def outcome_problems(site: Site, outcomes: Mapping[str, Outcome]) -> list[Problem]:
+    """Failed fixtures, and ``verified_output`` blocks their fixture contradicts."""
+    problems = []
+    fixtures = site.fixtures()
+    for fid, outcome in outcomes.items():
+        failure = fixture_failure(outcome)
+        if failure is None:
+            continue
+        fx = fixtures[fid]
+        if outcome.frames:
+            failure += " at " + ", ".join(
+                f"{site.relative(f.path)}:{f.line} in {f.function}" for f in outcome.frames
+            )
+        problems.append(
+            Problem(
+                path=site.relative(fx.site.path),
+                line=fx.site.line,
+                subject=f"fixture {fid}",
+                rule="fixture",
+                message=failure,
+            )
+        )
+    problems.extend(drift_problems(site, outcomes))
+    return problems
+
+
+def drift_problems(site: Site, outcomes: Mapping[str, Outcome]) -> Iterator[Problem]:
+    """One problem per ``verified_output`` whose claim its passing fixture contradicts."""
+    for _, rev in site.revisions():
+        for block in rev.body:
+            if not isinstance(block, Block) or block.verified is None or block.flaws:
+                continue
+            fid = fixture_id(block.verified.fixture)
+            outcome = outcomes.get(fid)
+            if outcome is None or fixture_failure(outcome) is not None:
+                continue
+            found = list(differences(_as_json(block.verified.expected), outcome.output))
+            if found:
+                detail = "; ".join(found)
+                yield Problem(
+                    path=site.relative(block.site.path),
+                    line=block.site.line,
+                    subject=rev.slug or "revision",
+                    rule="verified-drift",
+                    message=f"verified_output of {fid} does not match what it returns: {detail}",
+                )
+
+
+def claims(site: Site, fid: str, outcome: Outcome) -> list[dict[str, object]]:
+    """Every ``verified_output`` backed by ``fid``, with whether it still holds."""
+    found: list[dict[str, object]] = []
+    passed = fixture_failure(outcome) is None
+    for _, rev in site.revisions():
+        for block in rev.body:
+            if isinstance(block, Block) and block.verified and fixture_id(block.verified.fixture) == fid:
+                diffs = list(differences(_as_json(block.verified.expected), outcome.output)) if passed else []
+                status = "not checked" if not passed else "drifted" if diffs else "matches"
+                found.append(
+                    {
+                        "slug": rev.slug,
+                        "path": site.relative(block.site.path),
+                        "line": block.site.line,
+                        "status": status,
+                        "differences": diffs,
+                    }
+                )
+    return found
+
+
+def _as_json(value: object) -> object:
+    """What the article prints, as JSON reads it back: tuples become lists, keys strings."""
+    try:
+        return json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError):
+        return None

@@ -1,0 +1,73 @@
+"""Shared test tools: tiny sites written on the fly, and the CLI called in-process."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from site_builder import cli
+
+SITES = Path(__file__).parent / "sites"
+
+SETTINGS = """\
+[tool.site_builder]
+title = "Test site"
+base_url = "https://example.org/"
+language = "en"
+min_body_chars = 20
+fixture_timeout = 2
+"""
+
+HEADER = """\
+from site_builder import (Markup, Source, code_block, data_table, figure, fixture, heading,
+                          markdown, ordered_list, paragraph, revision, unordered_list,
+                          verified_output)
+"""
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one CLI run returned and printed."""
+
+    code: int
+    out: str
+    err: str
+
+
+MakeSite = Callable[..., Path]
+RunCli = Callable[[Sequence[str]], Result]
+
+
+@pytest.fixture
+def make_site(tmp_path: Path) -> MakeSite:
+    """Write a site: ``files`` maps paths to text (dedented); returns its root."""
+
+    def make(files: dict[str, str], settings: str = SETTINGS, name: str = "site") -> Path:
+        root = tmp_path / name
+        (root / "articles").mkdir(parents=True, exist_ok=True)
+        (root / "assets").mkdir(exist_ok=True)
+        (root / "pyproject.toml").write_text(settings, "utf-8")
+        for path, text in files.items():
+            target = root / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(textwrap.dedent(text), "utf-8")
+        return root
+
+    return make
+
+
+@pytest.fixture
+def run_cli(capsys: pytest.CaptureFixture[str]) -> RunCli:
+    """Call ``cli.main`` the way a user runs ``site-builder``."""
+
+    def run(argv: Sequence[str]) -> Result:
+        capsys.readouterr()
+        code = cli.main(list(argv))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return run
