@@ -2,7 +2,10 @@ from conftest import HEADER, MakeSite, RunCli
 
 
 def test_a_minimal_site_validates(make_site: MakeSite, run_cli: RunCli) -> None:
-    root = make_site({"articles/first.py": HEADER + '''
+    root = make_site(
+        {
+            "articles/first.py": HEADER
+            + """
 revisions = [revision(
     slug="first-post", title="First", categories=["Notes"], excerpt="A first post.",
     published="2024-01-02",
@@ -10,7 +13,9 @@ revisions = [revision(
     sources=[Source(title="A", url="https://a.example/", note="a"),
              Source(title="B", url="https://b.example/", note="b")],
 )]
-'''})
+"""
+        }
+    )
     result = run_cli(["validate", "--root", str(root)])
     assert (result.code, result.out) == (0, "")
     assert "ok: 1 revisions valid, 0 fixtures passed" in result.err
