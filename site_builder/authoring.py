@@ -128,12 +128,13 @@ def _minutes(check: _Checker, value: object) -> int | None:
 
 def fixture(function: Callable[[], object]) -> Fixture:
     """Register a zero-argument function as a fixture of its batch."""
-    if not callable(function) or not hasattr(function, "__code__"):
+    code = getattr(inspect.unwrap(function), "__code__", None) if callable(function) else None
+    if code is None:
         site = call_site()
         flaw = Flaw(site, "fixture-definition", "@fixture must decorate a function")
         return Fixture(function=_never, name="?", module="", site=site, flaws=(flaw,))
-    code = function.__code__
-    site = CallSite(code.co_filename, _def_line(code.co_filename, code.co_firstlineno, function.__name__))
+    name = getattr(function, "__name__", code.co_name)
+    site = CallSite(code.co_filename, _def_line(code.co_filename, code.co_firstlineno, name))
     flaws: tuple[Flaw, ...] = ()
     required = [
         p.name
@@ -143,9 +144,8 @@ def fixture(function: Callable[[], object]) -> Fixture:
     if required:
         names = ", ".join(required)
         flaws = (Flaw(site, "fixture-definition", f"a fixture takes no arguments; this one needs {names}"),)
-    return Fixture(
-        function=function, name=function.__name__, module=function.__module__, site=site, flaws=flaws
-    )
+    module = getattr(function, "__module__", None) or code.co_filename
+    return Fixture(function=function, name=name, module=module, site=site, flaws=flaws)
 
 
 def _def_line(path: str, first: int, name: str) -> int:

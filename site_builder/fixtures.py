@@ -64,24 +64,27 @@ def run_fixtures(fixtures: Mapping[str, Fixture], *, timeout: float, jobs: int) 
     done: dict[str, Outcome] = {}
     while pending or running:
         while pending and len(running) < max(1, jobs):
-            fid, fx = pending.pop(0)
-            conn, worker = _start(fid, fx)
+            conn, worker = _start(*pending.pop(0))
             running[conn] = worker
         next_deadline = min(w.started for w in running.values()) + timeout
-        for ready in wait(list(running), timeout=max(0.0, next_deadline - time.monotonic())):
-            conn = next(c for c in running if c is ready)
-            worker = running.pop(conn)
-            done[worker.fid] = _finish(conn, worker)
-        now = time.monotonic()
+        # The sentinel too: a worker that died while something it started still
+        # holds the pipe open is finished, not hanging.
+        watched: list[Connection | int] = [*running, *(w.process.sentinel for w in running.values())]
+        ready = wait(watched, timeout=max(0.0, next_deadline - time.monotonic()))
         for conn, worker in list(running.items()):
-            if now - worker.started >= timeout:
+            if conn in ready or worker.process.sentinel in ready:
                 del running[conn]
-                _kill(worker.process)
-                conn.close()
-                done[worker.fid] = Outcome(
-                    error=f"did not finish within {timeout:g} s", duration=now - worker.started
-                )
+                done[worker.fid] = _finish(conn, worker)
+            elif time.monotonic() - worker.started >= timeout:
+                del running[conn]
+                done[worker.fid] = _timed_out(conn, worker, timeout)
     return {fid: done[fid] for fid in fixtures}
+
+
+def _timed_out(conn: Connection, worker: _Worker, timeout: float) -> Outcome:
+    _kill(worker.process)
+    conn.close()
+    return Outcome(error=f"did not finish within {timeout:g} s", duration=time.monotonic() - worker.started)
 
 
 def _start(fid: str, fx: Fixture) -> tuple[Connection, _Worker]:
@@ -97,7 +100,7 @@ def _start(fid: str, fx: Fixture) -> tuple[Connection, _Worker]:
 
 def _finish(conn: Connection, worker: _Worker) -> Outcome:
     try:
-        message = conn.recv()
+        message = conn.recv() if conn.poll(0) else None
     except EOFError:
         message = None
     finally:
