@@ -7,14 +7,16 @@ wrong. Machine output goes to stdout, messages to stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from . import __version__
 from .errors import Problem, SiteBuilderError, UsageError
-from .pipeline import check_site, verify_fixtures
+from .pipeline import Report, build, check_site, print_nothing, verify_fixtures
 from .revisions_json import dumps, revisions_data
 from .settings import find_root
 from .verification import claims, fixture_failure
@@ -56,6 +58,12 @@ def _parser() -> argparse.ArgumentParser:
     verify = _command(commands, "verify", "run fixtures and print their results as JSON", _verify)
     verify.add_argument("ids", nargs="*", metavar="ID", help="fixture ids MODULE:FUNCTION (default: all)")
 
+    build = _command(
+        commands, "build", "validate, run fixtures, render and write the site atomically", _build
+    )
+    build.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: output_dir setting)")
+    build.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: one per core)")
+
     revisions = _command(commands, "revisions", "print the revisions as JSON for importers", _revisions)
     revisions.add_argument("--slug", action="append", metavar="S", help="only this slug (repeatable)")
     revisions.add_argument(
@@ -78,6 +86,13 @@ def _command(
     return sub
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
 def _root(given: Path | None) -> Path:
     if given is None:
         return find_root(Path.cwd())
@@ -98,6 +113,34 @@ def _validate(args: argparse.Namespace, root: Path) -> int:
         revisions, fixtures = len(checked.site.revisions()), len(checked.outcomes)
         print(f"ok: {revisions} revisions valid, {fixtures} fixtures passed", file=sys.stderr)
     return 1 if checked.problems else 0
+
+
+def _build(args: argparse.Namespace, root: Path) -> int:
+    started = time.monotonic()
+    with _progress() as report:
+        built = build(root, out=args.out, jobs=args.jobs, report=report)
+    if built.problems:
+        _report(built.problems)
+        print("nothing was written; the previous site is untouched", file=sys.stderr)
+        return 1
+    revisions = len(built.checked.site.revisions())
+    print(
+        f"built {revisions} revisions, {built.pages} pages in {time.monotonic() - started:.1f} s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+@contextlib.contextmanager
+def _progress() -> Iterator[Report]:
+    """A live status line on a terminal; silence otherwise (CI gets the summary only)."""
+    if not sys.stderr.isatty():
+        yield print_nothing
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status("building") as status:
+        yield lambda step: status.update(step)
 
 
 def _verify(args: argparse.Namespace, root: Path) -> int:

@@ -76,6 +76,8 @@ def heading(text: str) -> Block:
 def markdown(text: str) -> Block:
     """A piece of CommonMark (paragraphs, lists, fences) with raw HTML off."""
     parts = _Parts("markdown", call_site())
+    if isinstance(text, Markup):
+        return parts.block(parts.inline(text, "the text"))
     if not isinstance(text, str):
         return parts.block(parts.flaw("helper-type", f"the text must be a str, not {_kind(text)}"))
     rendered = render_block(text)

@@ -16,6 +16,8 @@ _ENTITIES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'"
 
 def escape_text(text: str) -> str:
     """Return ``text`` with the five HTML-special characters spelled as entities."""
+    # str() first: Markup.replace would escape its arguments and double-escape.
+    text = str(text)
     for char, entity in _ENTITIES:
         text = text.replace(char, entity)
     return text

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import quote
 
 FIXED_FILES = ("index.html", "404.html", "feed.xml", "sitemap.xml", "robots.txt", "revisions.json")
 ASSETS_URL = "/assets/"
@@ -23,21 +24,31 @@ def article_url(slug: str) -> str:
     return f"/articles/{slug}/"
 
 
+def readable_slug(text: str, fallback: str) -> str:
+    """Letters and digits of any script, lower-cased and joined by ``-``."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _NOT_WORD.sub("-", folded.replace("_", "-")).strip("-") or fallback
+
+
 def category_slug(name: str) -> str:
-    """A URL name for a category in any script: letters and digits joined by ``-``."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return _NOT_WORD.sub("-", folded.replace("_", "-")).strip("-") or "category"
+    """A URL name for a category in any script; it can never hold ``/`` or ``..``."""
+    return readable_slug(name, "category")
+
+
+def category_path(name: str) -> str:
+    """Decoded site-relative path of a category page (its folder in the output)."""
+    return f"/categories/{category_slug(name)}/"
 
 
 def category_url(name: str) -> str:
-    """Site-relative URL of a category page."""
-    return f"/categories/{category_slug(name)}/"
+    """The category page's URL as written in links: non-ASCII letters percent-encoded."""
+    return quote(category_path(name))
 
 
 def page_urls(slugs: Iterable[str], categories: Iterable[str]) -> frozenset[str]:
     """Every page URL of the site, each in its ``/dir/`` form."""
     pages = {"/"} | {"/" + name for name in FIXED_FILES}
-    pages |= {article_url(s) for s in slugs} | {category_url(c) for c in categories}
+    pages |= {"/categories/"} | {article_url(s) for s in slugs} | {category_path(c) for c in categories}
     return frozenset(pages)
 
 

@@ -50,6 +50,13 @@ def check_url(url: str) -> Checked:
             "use https:, http:, mailto:, /path or #fragment",
             None,
         )
-    if scheme != "mailto" and not urlsplit(cleaned).netloc:
+    if scheme != "mailto" and not _host(cleaned):
         return Checked(f"URL {url!r} has no host", None)
     return Checked(None, None)
+
+
+def _host(url: str) -> str | None:
+    try:
+        return urlsplit(url).hostname
+    except ValueError:  # a malformed port or bracketed host
+        return None

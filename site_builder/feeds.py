@@ -1,0 +1,103 @@
+"""The machine-read files of the site: Atom feed, sitemap and robots.txt.
+
+Built with ElementTree so that any text is escaped into well-formed XML; every
+date comes from the articles (or ``SOURCE_DATE_EPOCH`` for an empty site), never
+from the clock.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+
+from .paths import category_url
+from .render import Item, newest_first
+from .settings import Settings
+
+ATOM = "http://www.w3.org/2005/Atom"
+SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
+# XML 1.0 has no way to write these; validation reports them, this keeps the file well-formed.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _text(value: str) -> str:
+    return _NOT_XML.sub("", value)
+
+
+def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+    element = ET.SubElement(parent, tag, {k: _text(v) for k, v in attrs.items()})
+    if text is not None:
+        element.text = _text(text)
+    return element
+
+
+def _absolute(settings: Settings, url: str) -> str:
+    return settings.base_url.rstrip("/") + url
+
+
+def _timestamp(date: str) -> str:
+    return f"{date}T00:00:00Z"
+
+
+def site_date(items: Sequence[Item]) -> str:
+    """The newest article date, or SOURCE_DATE_EPOCH's date for a site without articles."""
+    if items:
+        return max(item.published for item in items)
+    epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "0") or 0)
+    return datetime.datetime.fromtimestamp(epoch, datetime.UTC).date().isoformat()
+
+
+def atom_feed(settings: Settings, items: Sequence[Item]) -> str:
+    """An Atom (RFC 4287) feed of every revision, newest first."""
+    # xml:base lets readers resolve the site-relative links inside the content.
+    attrs = {"xmlns": ATOM, "xml:lang": settings.language, "xml:base": _absolute(settings, "/")}
+    feed = ET.Element("feed", attrs)
+    _sub(feed, "title", settings.title)
+    if settings.description:
+        _sub(feed, "subtitle", settings.description)
+    _sub(feed, "id", _absolute(settings, "/"))
+    _sub(feed, "link", rel="self", href=_absolute(settings, "/feed.xml"))
+    _sub(feed, "link", rel="alternate", href=_absolute(settings, "/"))
+    _sub(feed, "updated", _timestamp(site_date(items)))
+    _sub(_sub(feed, "author"), "name", settings.title)
+    _sub(feed, "generator", "site_builder")
+    for item in newest_first(items):
+        entry = _sub(feed, "entry", **{"xml:lang": item.lang})
+        _sub(entry, "title", item.title)
+        _sub(entry, "id", _absolute(settings, item.url))
+        _sub(entry, "link", rel="alternate", href=_absolute(settings, item.url))
+        _sub(entry, "published", _timestamp(item.published))
+        _sub(entry, "updated", _timestamp(item.published))
+        for link in item.categories:
+            _sub(entry, "category", term=link.name)
+        _sub(entry, "summary", item.excerpt)
+        _sub(entry, "content", item.content_html, type="html")
+    return _document(feed)
+
+
+def sitemap(settings: Settings, items: Sequence[Item]) -> str:
+    """A sitemap of the index, every article and every category page."""
+    urlset = ET.Element("urlset", {"xmlns": SITEMAP})
+    dates: dict[str, str] = {"/": site_date(items), "/categories/": site_date(items)}
+    for item in items:
+        dates[item.url] = item.published
+        for link in item.categories:
+            dates[category_url(link.name)] = max(dates.get(category_url(link.name), ""), item.published)
+    for url, date in sorted(dates.items()):
+        entry = _sub(urlset, "url")
+        _sub(entry, "loc", _absolute(settings, url))
+        _sub(entry, "lastmod", date)
+    return _document(urlset)
+
+
+def robots(settings: Settings) -> str:
+    """Allow everything and point crawlers at the sitemap."""
+    return f"User-agent: *\nAllow: /\n\nSitemap: {_absolute(settings, '/sitemap.xml')}\n"
+
+
+def _document(root: ET.Element) -> str:
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

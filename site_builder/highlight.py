@@ -1,0 +1,47 @@
+"""Syntax highlighting of code blocks on the page, with Pygments CSS classes.
+
+``contentHtml`` keeps the helpers' plain ``<pre><code class="language-L">``; the
+page gets Pygments tokens as ``<span class="…">`` (no inline styles), and the
+stylesheet carries the colours for light and dark mode.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+_BLOCK = re.compile(r'<pre><code class="language-([A-Za-z0-9_+#.-]+)">(.*?)</code></pre>', re.DOTALL)
+_FORMATTER = HtmlFormatter(nowrap=True)
+
+
+def highlight_code(page_html: str) -> str:
+    """Replace each code block with a language by its highlighted form."""
+    return _BLOCK.sub(_replace, page_html)
+
+
+def _replace(match: re.Match[str]) -> str:
+    language, escaped = match.group(1), match.group(2)
+    try:
+        lexer = get_lexer_by_name(language.lower(), stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return match.group(0)
+    tokens = highlight(html.unescape(escaped), lexer, _FORMATTER).rstrip("\n")
+    return f'<pre class="highlight"><code class="language-{language}">{tokens}</code></pre>'
+
+
+def highlight_css() -> str:
+    """Token colours: a light style, and a dark one under ``prefers-color-scheme``."""
+    light = HtmlFormatter(style="default").get_style_defs(".highlight")  # type: ignore[no-untyped-call]
+    dark = HtmlFormatter(style="monokai").get_style_defs(".highlight")  # type: ignore[no-untyped-call]
+    return f"{_only_tokens(light)}\n@media (prefers-color-scheme: dark) {{\n{_only_tokens(dark)}\n}}\n"
+
+
+def _only_tokens(css: str) -> str:
+    """Drop Pygments' own background and line rules: the theme sets those."""
+    keep = [line for line in css.splitlines() if re.match(r"\.highlight \.\w+ \{", line)]
+    return "\n".join(keep)

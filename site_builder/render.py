@@ -1,0 +1,179 @@
+"""Render the pages of the site from validated revisions, in memory.
+
+Jinja2 with autoescape on and StrictUndefined, built in one place; a site's own
+``templates/`` folder shadows the package's templates by name. Every value a
+template sees is passed in explicitly: there is no "current page" state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from .anchors import add_heading_ids
+from .highlight import highlight_code
+from .i18n import labels
+from .paths import article_url, category_slug, category_url
+from .settings import Settings
+
+# Ids the templates use themselves; headings never take them.
+_RESERVED_IDS = frozenset({"main", "search", "toc-heading", "verified-heading"})
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryLink:
+    """A category as templates show it."""
+
+    name: str
+    url: str
+    count: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Item:
+    """One revision as the index, category and article templates show it."""
+
+    slug: str
+    title: str
+    url: str
+    published: str
+    minutes: int
+    excerpt: str
+    cover: str | None
+    lang: str
+    categories: tuple[CategoryLink, ...]
+    fixtures: tuple[str, ...]
+    verified: int
+    content_html: str
+
+
+def environment(root: Path) -> jinja2.Environment:
+    """The one Jinja environment: site templates first, then the package's."""
+    loader = jinja2.ChoiceLoader(
+        [jinja2.FileSystemLoader(root / "templates"), jinja2.PackageLoader("site_builder", "templates")]
+    )
+    return jinja2.Environment(
+        loader=loader, autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
+    )
+
+
+def items_from(revisions: Sequence[Mapping[str, object]], verified: Sequence[int]) -> list[Item]:
+    """Template items from the ``revisions`` JSON objects and their count of verified outputs."""
+    return [
+        Item(
+            slug=str(r["slug"]),
+            title=str(r["title"]),
+            url=article_url(str(r["slug"])),
+            published=str(r["published"]),
+            minutes=int(str(r["readingMinutes"])),
+            excerpt=str(r["excerpt"]),
+            cover=None if r["cover"] is None else str(r["cover"]),
+            lang=str(r["lang"]),
+            categories=tuple(CategoryLink(str(c), category_url(str(c))) for c in _strings(r["categories"])),
+            fixtures=tuple(_strings(r["fixtures"])),
+            verified=count,
+            content_html=str(r["contentHtml"]),
+        )
+        for r, count in zip(revisions, verified, strict=True)
+    ]
+
+
+def _strings(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def newest_first(items: Sequence[Item]) -> list[Item]:
+    """By date, newest first; revisions of one day keep site order."""
+    return sorted(items, key=lambda item: item.published, reverse=True)
+
+
+def render_pages(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
+    """Every HTML page of the site by its output path."""
+    common = {"site": settings}
+    pages = {
+        "index.html": _page(
+            env,
+            "index.html",
+            settings,
+            "/",
+            common,
+            heading=settings.title,
+            intro=settings.description,
+            items=newest_first(items),
+        )
+    }
+    for item in items:
+        pages[f"articles/{item.slug}/index.html"] = _article(env, settings, item)
+    categories = _categories(items)
+    pages["categories/index.html"] = _page(
+        env, "categories.html", settings, "/categories/", common, categories=[c for c, _ in categories]
+    )
+    for link, members in categories:
+        heading = f"{labels(settings.language).category}: {link.name}"
+        pages[f"categories/{category_slug(link.name)}/index.html"] = _page(
+            env,
+            "category.html",
+            settings,
+            link.url,
+            common,
+            heading=heading,
+            intro="",
+            items=newest_first(members),
+        )
+    pages["404.html"] = _page(env, "404.html", settings, "/404.html", common)
+    return pages
+
+
+def _categories(items: Sequence[Item]) -> list[tuple[CategoryLink, list[Item]]]:
+    groups: dict[str, tuple[str, list[Item]]] = {}
+    for item in items:
+        for link in item.categories:
+            groups.setdefault(link.url, (link.name, []))[1].append(item)
+    ordered = sorted(groups.items(), key=lambda kv: kv[1][0].casefold())
+    return [(CategoryLink(name, url, len(members)), members) for url, (name, members) in ordered]
+
+
+def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
+    body, toc = add_heading_ids(item.content_html, _RESERVED_IDS)
+    view = {
+        "title": item.title,
+        "published": item.published,
+        "minutes": item.minutes,
+        "excerpt": item.excerpt,
+        "cover": item.cover,
+        "categories": item.categories,
+        "fixtures": item.fixtures,
+        "verified_count": item.verified,
+        "body": Markup(highlight_code(body)),
+    }
+    return _page(
+        env,
+        "article.html",
+        settings,
+        item.url,
+        {"site": settings},
+        lang=item.lang,
+        article=view,
+        toc=list(toc),
+    )
+
+
+def _page(
+    env: jinja2.Environment,
+    template: str,
+    settings: Settings,
+    url: str,
+    common: Mapping[str, object],
+    *,
+    lang: str | None = None,
+    **context: object,
+) -> str:
+    language = lang or settings.language
+    canonical = settings.base_url.rstrip("/") + url
+    return env.get_template(template).render(
+        **common, **context, lang=language, labels=labels(language), canonical=canonical
+    )
