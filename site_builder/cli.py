@@ -64,6 +64,11 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: output_dir setting)")
     build.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: one per core)")
 
+    serve = _command(commands, "serve", "build, serve on 127.0.0.1, rebuild and reload on change", _serve)
+    serve.add_argument(
+        "--port", type=int, default=8000, metavar="P", help="port (default 8000; 0: any free port)"
+    )
+
     revisions = _command(commands, "revisions", "print the revisions as JSON for importers", _revisions)
     revisions.add_argument("--slug", action="append", metavar="S", help="only this slug (repeatable)")
     revisions.add_argument(
@@ -141,6 +146,16 @@ def _progress() -> Iterator[Report]:
 
     with Console(stderr=True).status("building") as status:
         yield lambda step: status.update(step)
+
+
+def _serve(args: argparse.Namespace, root: Path) -> int:
+    from .serve import serve
+
+    try:
+        serve(root, args.port, lambda text: print(text, file=sys.stderr, flush=True))
+    except OSError as exc:
+        raise UsageError(f"cannot serve on port {args.port}: {exc.strerror}") from exc
+    return 0
 
 
 def _verify(args: argparse.Namespace, root: Path) -> int:

@@ -57,6 +57,10 @@ class _Parts:
         return Block.make(html, self.site, urls=tuple(self.urls), flaws=tuple(self.flaws), verified=verified)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _kind(value: object) -> str:
     return "None" if value is None else type(value).__name__
 
@@ -153,7 +157,7 @@ def data_table(caption: str, headers: Sequence[str], rows: Sequence[Sequence[str
         if isinstance(row, list | tuple) and len(cells) != len(head):
             parts.flaw(
                 "table-row-width",
-                f"row {number} has {len(cells)} cells; the header has {len(head)}",
+                f"row {number} has {_count(len(cells), 'cell')}; the header has {len(head)}",
             )
         tds = "".join(
             str(element("td", parts.inline(c, f"row {number} cell {i}", numbers=True)))

@@ -107,6 +107,11 @@ def _load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
     def problem(line: int, rule: str, message: str) -> Problem:
         return Problem(path=relative, line=line, subject=f"batch {name}", rule=rule, message=message)
 
+    not_utf8 = _non_utf8(path)
+    if not_utf8:
+        return None, problem(
+            not_utf8[0], "import", f"cannot import: the file is not valid UTF-8 ({not_utf8[1]})"
+        )
     try:
         module = _import(path, _MODULE_PREFIX + name)
     except SyntaxError as exc:
@@ -121,17 +126,25 @@ def _load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
     if not isinstance(revisions, list | tuple):
         kind = type(revisions).__name__
         return None, problem(line, "batch-revisions", f"'revisions' must be a list, not {kind}")
-    for number, item in enumerate(revisions, 1):
-        if not isinstance(item, Revision):
-            kind = type(item).__name__
-            return None, problem(
-                line, "batch-revisions", f"revisions item {number} is a {kind}, not a revision(...)"
-            )
+    good = tuple(item for item in revisions if isinstance(item, Revision))
+    wrong = [
+        (n, type(item).__name__) for n, item in enumerate(revisions, 1) if not isinstance(item, Revision)
+    ]
+    # A wrong item is reported, and the good revisions are still checked.
+    found = (
+        problem(
+            line,
+            "batch-revisions",
+            "; ".join(f"revisions item {n} is a {kind}, not a revision(...)" for n, kind in wrong),
+        )
+        if wrong
+        else None
+    )
     fixtures = sorted(
         (v for v in vars(module).values() if isinstance(v, Fixture) and v.module == module.__name__),
         key=lambda fx: fx.site.line,
     )
-    return Batch(name, path.resolve(), tuple(revisions), tuple(fixtures)), None
+    return Batch(name, path.resolve(), good, tuple(fixtures)), found
 
 
 def _import(path: Path, module_name: str) -> ModuleType:
@@ -160,6 +173,16 @@ def _line_in(exc: BaseException, path: Path) -> int:
     target = str(path)
     lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == target]
     return lines[-1] if lines and lines[-1] is not None else 1
+
+
+def _non_utf8(path: Path) -> tuple[int, str] | None:
+    """The first line that is not UTF-8, and where (Python lets some through, in comments)."""
+    for number, raw in enumerate(path.read_bytes().splitlines(), 1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return number, f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1}"
+    return None
 
 
 def _revisions_line(path: Path) -> int:

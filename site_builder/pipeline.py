@@ -19,7 +19,7 @@ from .feeds import atom_feed, robots, sitemap
 from .fixtures import Outcome, run_fixtures
 from .highlight import highlight_css
 from .loader import Site, load_site
-from .model import Block
+from .model import Block, Fixture
 from .render import environment, items_from, render_pages
 from .revisions_json import dumps, revisions_data
 from .sitecheck import check_pages
@@ -44,6 +44,11 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
+def runnable(site: Site) -> dict[str, Fixture]:
+    """Fixtures worth running: a wrongly defined one is already a problem."""
+    return {fid: fx for fid, fx in site.fixtures().items() if not fx.flaws}
+
+
 def check_site(root: Path, *, run: bool, jobs: int | None = None, site: Site | None = None) -> Checked:
     """Steps 1-3: load every batch (unless given), validate everything, run every fixture."""
     site = site or load_site(root)  # 1. load
@@ -51,7 +56,7 @@ def check_site(root: Path, *, run: bool, jobs: int | None = None, site: Site | N
     outcomes: dict[str, Outcome] = {}
     if run:  # 3. fixtures
         outcomes = run_fixtures(
-            site.fixtures(), timeout=site.settings.fixture_timeout, jobs=jobs or default_jobs()
+            runnable(site), timeout=site.settings.fixture_timeout, jobs=jobs or default_jobs()
         )
         problems += outcome_problems(site, outcomes)
     return Checked(site, tuple(sorted(problems, key=Problem.sort_key)), outcomes)

@@ -12,7 +12,7 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from .errors import Problem, SiteBuilderError
+from .errors import Problem, UsageError
 
 PYPROJECT = "pyproject.toml"
 _TABLE = re.compile(r"^\[tool\.site_builder[\].]", re.MULTILINE)
@@ -76,7 +76,7 @@ def find_root(start: Path) -> Path:
         candidate = folder / PYPROJECT
         if candidate.is_file() and _TABLE.search(candidate.read_text("utf-8", errors="replace")):
             return folder
-    raise SiteBuilderError(f"no {PYPROJECT} with [tool.site_builder] in {start} or above; use --root DIR")
+    raise UsageError(f"no {PYPROJECT} with [tool.site_builder] in {start} or above; use --root DIR")
 
 
 def load_settings(root: Path) -> tuple[Settings, list[Problem]]:

@@ -1,0 +1,150 @@
+"""``site-builder serve``: build, serve on 127.0.0.1, rebuild and reload on change.
+
+The site is built into a temporary folder (the real output is left alone, as
+``mkdocs serve`` does) with the same atomic pipeline as ``build``. Served HTML
+gets a small script that asks ``/__site_builder__/state`` once a second: a new
+version reloads the page; a failed rebuild shows its problems over the last
+good page, which keeps being served.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import threading
+from collections.abc import Callable
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import watchfiles
+
+from .errors import SiteBuilderError
+from .pipeline import build
+from .settings import PYPROJECT, load_settings
+
+STATE_PATH = "/__site_builder__/state"
+_RELOAD_SCRIPT = (
+    """<script>
+(function () {
+  var seen = null, box = null;
+  function show(problems) {
+    if (!problems.length) { if (box) { box.remove(); box = null; } return; }
+    if (!box) {
+      box = document.createElement("pre");
+      box.setAttribute("role", "alert");
+      box.style.cssText = "position:fixed;inset:auto 0 0 0;max-height:50vh;overflow:auto;margin:0;" +
+        "padding:1rem;background:#7a0014;color:#fff;font:13px/1.4 monospace;" +
+        "z-index:99999;white-space:pre-wrap";
+      document.body.appendChild(box);
+    }
+    box.textContent = "The last change does not build; showing the last good site.\\n\\n" +
+      problems.join("\\n");
+  }
+  function poll() {
+    fetch("STATE_PATH", {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (s) {
+      if (seen !== null && s.version !== seen) { location.reload(); return; }
+      seen = s.version; show(s.problems);
+    }).catch(function () {}).finally(function () { setTimeout(poll, 1000); });
+  }
+  poll();
+})();
+</script>"""
+).replace("STATE_PATH", STATE_PATH)
+
+
+class State:
+    """What the server tells open pages: the build version and the last problems."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.version = 0
+        self.problems: list[str] = []
+
+    def update(self, problems: list[str]) -> None:
+        """Record a rebuild: a good one bumps the version, a bad one only the problems."""
+        with self._lock:
+            if not problems:
+                self.version += 1
+            self.problems = problems
+
+    def as_json(self) -> bytes:
+        """The state as pages read it."""
+        with self._lock:
+            return json.dumps({"version": self.version, "problems": self.problems}).encode()
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    state: State
+
+    def __init__(self, *args: object, state: State, directory: str) -> None:
+        self.state = state
+        super().__init__(*args, directory=directory)  # type: ignore[arg-type]
+
+    def do_GET(self) -> None:
+        if self.path.split("?")[0] == STATE_PATH:
+            self._send(200, "application/json", self.state.as_json())
+            return
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if path.suffix == ".html" and path.is_file():
+            html = path.read_text("utf-8").replace("</body>", _RELOAD_SCRIPT + "\n</body>", 1)
+            self._send(200, "text/html; charset=utf-8", html.encode("utf-8"))
+            return
+        super().do_GET()
+
+    def _send(self, status: int, content_type: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: a request log would bury the build messages."""
+
+
+def serve(root: Path, port: int, say: Callable[[str], None], stop: threading.Event | None = None) -> None:
+    """Build, serve and rebuild on change until ``stop`` is set or Ctrl-C."""
+    root = root.resolve()
+    with tempfile.TemporaryDirectory(prefix="site-builder-serve-") as folder:
+        out = Path(folder) / "site"
+        state = State()
+        _rebuild(root, out, state, say)
+        if not out.is_dir():
+            raise SiteBuilderError("the site does not build; fix the problems above and run serve again")
+        handler = partial(_Handler, state=state, directory=str(out))
+        with ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            say(f"serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
+            try:
+                watched = partial(_watched, root, _sources(root))
+                for _changes in watchfiles.watch(root, watch_filter=watched, stop_event=stop):
+                    _rebuild(root, out, state, say)
+            except KeyboardInterrupt:
+                pass
+            finally:
+                server.shutdown()
+
+
+def _rebuild(root: Path, out: Path, state: State, say: Callable[[str], None]) -> None:
+    built = build(root, out=out)
+    problems = [str(p) for p in built.problems]
+    state.update(problems)
+    say("\n".join(problems) if problems else f"built {built.pages} pages")
+
+
+def _sources(root: Path) -> tuple[Path, ...]:
+    """What a change to triggers a rebuild: articles, assets, templates, settings."""
+    settings, _ = load_settings(root)
+    names = (settings.articles_dir, settings.assets_dir, "templates", PYPROJECT)
+    return tuple(root / name for name in names)
+
+
+def _watched(root: Path, sources: tuple[Path, ...], _change: watchfiles.Change, path: str) -> bool:
+    changed = Path(path)
+    if "__pycache__" in changed.parts:
+        return False
+    return any(changed == source or changed.is_relative_to(source) for source in sources)

@@ -1,0 +1,78 @@
+"""Mutation tests for the client model behind ``articles/retry_2020_06.py``.
+
+The article claims that its fixture would catch two broken clients: one that
+makes a new idempotency key per attempt, and one that starts a fresh timer per
+attempt. These tests break the batch's own model in exactly those two ways and
+check that the fixture's computed checks turn false.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from site_builder.loader import fixture_id, load_site
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE_ID = "retry_2020_06:intent_budget"
+
+
+@pytest.fixture
+def batch() -> ModuleType:
+    """The article module as the site loader imports it."""
+    site = load_site(ROOT)
+    assert not site.problems, site.problems
+    fixtures = site.fixtures()
+    assert FIXTURE_ID in fixtures
+    return sys.modules[fixtures[FIXTURE_ID].module]
+
+
+def run_fixture(batch: ModuleType) -> dict[str, object]:
+    output = batch.intent_budget.function()
+    assert isinstance(output, dict)
+    return output
+
+
+def failing_checks(output: dict[str, object]) -> set[str]:
+    checks = output["checks"]
+    assert isinstance(checks, dict) and checks
+    return {name for name, value in checks.items() if value is not True}
+
+
+def test_the_fixture_is_the_one_the_site_runs(batch: ModuleType) -> None:
+    assert fixture_id(batch.intent_budget) == FIXTURE_ID
+
+
+def test_unmutated_model_passes_every_check(batch: ModuleType) -> None:
+    output = run_fixture(batch)
+    assert failing_checks(output) == set()
+    assert output["attempts"] == 2
+    assert output["distinctKeys"] == 1
+    assert sum(phase["ms"] for phase in output["phases"]) == output["budgetMs"] == 5000
+
+
+def test_a_new_key_per_attempt_is_caught(batch: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    def new_key_every_time(self: object, intent: object) -> str:
+        return self.keys.new_key()  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(batch.Client, "key_for_attempt", new_key_every_time)
+    output = run_fixture(batch)
+    failing = failing_checks(output)
+    assert {"keyStableAcrossAttempts", "oneServerEffect"} <= failing
+    assert output["distinctKeys"] == output["attempts"] == 2
+    assert output["serverEffects"] == 2
+
+
+def test_a_fresh_timer_per_attempt_is_caught(batch: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    def fresh_timer(self: object, intent: object) -> int:
+        return self.now_ms + batch.BUDGET_MS  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(batch.Client, "deadline_for_attempt", fresh_timer)
+    output = run_fixture(batch)
+    failing = failing_checks(output)
+    assert {"deadlineNeverExtended", "phasesAddUpToBudget"} <= failing
+    assert output["attempts"] > 2
+    assert sum(phase["ms"] for phase in output["phases"]) > output["budgetMs"]

@@ -1,0 +1,403 @@
+"""The ``site-builder`` command, called in-process as ``cli.main([...])``.
+
+Exit 0 all is well, 1 the site has problems, 2 the command line is wrong; machine
+output on stdout, messages on stderr (DESIGN.md "Commands", STYLE.md "CLI").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import HEADER, MakeSite, RunCli
+
+SOURCES = """\
+    sources=[Source(title="A", url="https://a.example/", note="a"),
+             Source(title="B", url="https://b.example/", note="b")],
+"""
+
+ALPHA = (
+    HEADER
+    + """
+
+@fixture
+def effects():
+    return {"effects": 1, "checks": {"onlyOneEffect": True}}
+
+
+zeta = revision(
+    slug="zeta-first-in-list", title="Зета", categories=["Заметки"], excerpt="Первая в списке.",
+    published="2024-01-02", lang="ru",
+    body=[paragraph("Метод `POST` сам по себе не становится идемпотентным."),
+          verified_output(effects, expected={"effects": 1})],
+"""
+    + SOURCES
+    + """)
+
+beta = revision(
+    slug="beta-second-in-list", title="Beta", categories=["Notes"], excerpt="Second in the list.",
+    published="2024-01-03",
+    body=[paragraph("Enough words to pass the tiny limit of this test site.")],
+"""
+    + SOURCES
+    + """)
+
+revisions = [zeta, beta]
+"""
+)
+
+BETA = (
+    HEADER
+    + """
+revisions = [revision(
+    slug="aaa-in-second-batch", title="Aaa", categories=["Notes"], excerpt="In the second batch.",
+    published="2024-01-04",
+    body=[paragraph("Enough words to pass the tiny limit of this test site.")],
+"""
+    + SOURCES
+    + """)]
+"""
+)
+
+SITE_ORDER = ["zeta-first-in-list", "beta-second-in-list", "aaa-in-second-batch"]
+
+BAD = (
+    HEADER
+    + """
+revisions = [revision(
+    slug="Bad Slug", title="Bad", categories=["Notes"], excerpt="Broken.",
+    published="2024-13-45",
+    body=[paragraph("Enough words to pass the tiny limit of this test site.")],
+    sources=[Source(title="A", url="javascript:alert(1)", note="a")],
+)]
+"""
+)
+
+FAILING_FIXTURE = (
+    HEADER
+    + """
+
+@fixture
+def failing():
+    return {"checks": {"sameEffect": False}}
+
+
+revisions = []
+"""
+)
+
+
+def line_of(text: str, needle: str) -> int:
+    found = [n for n, line in enumerate(text.splitlines(), 1) if line.lstrip().startswith(needle)]
+    assert len(found) == 1, (needle, found)
+    return found[0]
+
+
+@pytest.fixture
+def good_site(make_site: MakeSite) -> Path:
+    # beta.py is written first: site order is by module name, not by creation.
+    return make_site({"articles/beta.py": BETA, "articles/alpha.py": ALPHA})
+
+
+@pytest.fixture
+def bad_site(make_site: MakeSite) -> Path:
+    return make_site({"articles/bad.py": BAD, "articles/lab.py": FAILING_FIXTURE})
+
+
+# --- validate ---------------------------------------------------------------------------------------
+
+
+def test_validate_ok_exits_0_and_prints_nothing_on_stdout(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["validate", "--root", str(good_site)])
+    assert result.code == 0, result.err
+    assert result.out == ""
+    assert "ok" in result.err
+
+
+def test_validate_finds_the_site_from_the_current_folder(
+    good_site: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(good_site / "articles")
+    result = run_cli(["validate"])
+    assert result.code == 0, result.err
+
+
+def test_validate_problems_exit_1_with_every_line_on_stderr(bad_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["validate", "--root", str(bad_site)])
+    assert result.code == 1
+    assert result.out == ""
+    lines = [x for x in result.err.splitlines() if re.match(r"^[^:\s]+:\d+: ", x)]
+    revision_line = line_of(BAD, "revisions = [revision(")
+    bad = [x for x in lines if x.startswith("articles/bad.py:")]
+    # Slug, date, scheme and the number of sources: all reported in one run.
+    assert len(bad) >= 4, result.err
+    assert any(x.startswith(f"articles/bad.py:{revision_line}: Bad Slug: ") for x in bad)
+    fixture_line = line_of(FAILING_FIXTURE, "def failing")
+    assert any(x.startswith(f"articles/lab.py:{fixture_line}: fixture lab:failing: ") for x in lines)
+    assert "Traceback" not in result.err
+
+
+def test_validate_format_json(bad_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["validate", "--root", str(bad_site), "--format", "json"])
+    assert result.code == 1
+    problems = json.loads(result.out)
+    assert isinstance(problems, list)
+    assert len(problems) >= 5
+    for problem in problems:
+        assert set(problem) == {"path", "line", "slug", "rule", "message"}
+        assert isinstance(problem["path"], str)
+        assert isinstance(problem["line"], int)
+        assert isinstance(problem["rule"], str)
+        assert problem["rule"]
+        assert problem["message"]
+    fixture = [p for p in problems if p["path"] == "articles/lab.py"]
+    assert fixture == [
+        {
+            "path": "articles/lab.py",
+            "line": line_of(FAILING_FIXTURE, "def failing"),
+            "slug": "fixture lab:failing",
+            "rule": fixture[0]["rule"],
+            "message": fixture[0]["message"],
+        }
+    ]
+    assert "sameEffect" in fixture[0]["message"]
+    assert {p["slug"] for p in problems if p["path"] == "articles/bad.py"} == {"Bad Slug"}
+
+
+def test_validate_format_json_on_a_good_site_is_an_empty_list(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["validate", "--root", str(good_site), "--format", "json"])
+    assert result.code == 0
+    assert json.loads(result.out) == []
+
+
+ANNOTATION = re.compile(r"^::error file=(?P<file>[^,:]+),line=(?P<line>\d+)(,[^:]*)?::(?P<message>.+)$")
+
+
+def test_validate_format_github(bad_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["validate", "--root", str(bad_site), "--format", "github"])
+    assert result.code == 1
+    lines = result.out.splitlines()
+    assert len(lines) >= 5
+    found = [ANNOTATION.match(x) for x in lines]
+    assert all(found), lines
+    fixture = [m for m in found if m and m["file"] == "articles/lab.py"]
+    assert len(fixture) == 1
+    assert int(fixture[0]["line"]) == line_of(FAILING_FIXTURE, "def failing")
+    assert "sameEffect" in fixture[0]["message"]
+    assert {m["file"] for m in found if m} == {"articles/bad.py", "articles/lab.py"}
+
+
+def test_validate_format_github_on_a_good_site_prints_nothing(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["validate", "--root", str(good_site), "--format", "github"])
+    assert (result.code, result.out) == (0, "")
+
+
+def test_validate_unknown_format_is_a_usage_error(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["validate", "--root", str(good_site), "--format", "xml"])
+    assert result.code == 2
+    assert result.out == ""
+    assert "xml" in result.err
+
+
+# --- verify -----------------------------------------------------------------------------------------
+
+
+def test_verify_json_shape(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["verify", "--root", str(good_site)])
+    assert result.code == 0, result.err
+    (item,) = json.loads(result.out)
+    assert set(item) >= {"id", "path", "line", "status", "duration", "output", "error", "verifiedOutputs"}
+    assert item["id"] == "alpha:effects"
+    assert item["path"] == "articles/alpha.py"
+    assert item["line"] == line_of(ALPHA, "def effects")
+    assert item["status"] == "passed"
+    assert isinstance(item["duration"], int | float)
+    assert 0 <= item["duration"] < 5
+    assert item["output"] == {"effects": 1, "checks": {"onlyOneEffect": True}}
+    assert item["error"] is None
+    (claim,) = item["verifiedOutputs"]
+    assert claim["slug"] == "zeta-first-in-list"
+    assert claim["path"] == "articles/alpha.py"
+    assert claim["line"] == line_of(ALPHA, "verified_output(")
+
+
+def test_verify_failed_fixture_shape(make_site: MakeSite, run_cli: RunCli) -> None:
+    root = make_site({"articles/lab.py": FAILING_FIXTURE})
+    result = run_cli(["verify", "--root", str(root)])
+    assert result.code == 1
+    (item,) = json.loads(result.out)
+    assert (item["id"], item["status"]) == ("lab:failing", "failed")
+    assert "sameEffect" in item["error"]
+    assert item["output"] == {"checks": {"sameEffect": False}}
+    assert f"articles/lab.py:{line_of(FAILING_FIXTURE, 'def failing')}: fixture lab:failing: " in result.err
+
+
+def test_verify_unknown_id_is_a_usage_error(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["verify", "--root", str(good_site), "alpha:nope"])
+    assert result.code == 2
+    assert result.out == ""
+    assert "alpha:nope" in result.err
+
+
+# --- revisions --------------------------------------------------------------------------------------
+
+
+def test_revisions_prints_a_json_array_in_site_order(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["revisions", "--root", str(good_site)])
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert [r["slug"] for r in data] == SITE_ORDER
+    assert [r["batch"] for r in data] == ["alpha", "alpha", "beta"]
+    assert result.out.endswith("\n")
+
+
+def test_revisions_slug_filter_is_repeatable(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(
+        [
+            "revisions",
+            "--root",
+            str(good_site),
+            "--slug",
+            "aaa-in-second-batch",
+            "--slug",
+            "zeta-first-in-list",
+        ]
+    )
+    assert result.code == 0, result.err
+    assert [r["slug"] for r in json.loads(result.out)] == ["zeta-first-in-list", "aaa-in-second-batch"]
+
+    one = run_cli(["revisions", "--root", str(good_site), "--slug", "beta-second-in-list"])
+    assert [r["slug"] for r in json.loads(one.out)] == ["beta-second-in-list"]
+
+
+def test_revisions_unknown_slug_is_not_success(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["revisions", "--root", str(good_site), "--slug", "no-such-slug"])
+    assert result.code != 0
+    assert result.out == ""
+    assert "no-such-slug" in result.err
+
+
+def test_revisions_indent_0_is_one_line(good_site: Path, run_cli: RunCli) -> None:
+    compact = run_cli(["revisions", "--root", str(good_site), "--indent", "0"])
+    pretty = run_cli(["revisions", "--root", str(good_site)])
+    assert compact.code == pretty.code == 0
+    assert compact.out.count("\n") == 1
+    assert compact.out.endswith("]\n")
+    assert pretty.out.count("\n") > 10
+    assert json.loads(compact.out) == json.loads(pretty.out)
+
+
+def test_revisions_indent_4(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["revisions", "--root", str(good_site), "--indent", "4"])
+    assert result.code == 0
+    assert result.out.startswith('[\n    {\n        "slug": ')
+
+
+def test_revisions_on_an_invalid_site_prints_only_problems(bad_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["revisions", "--root", str(bad_site)])
+    assert result.code == 1
+    assert result.out == ""
+    assert "articles/bad.py:" in result.err
+    # Fixtures are not run by `revisions`: the failing one is not reported.
+    assert "lab:failing" not in result.err
+
+
+def test_revisions_does_not_run_fixtures(make_site: MakeSite, run_cli: RunCli, tmp_path: Path) -> None:
+    marker = tmp_path / "fixture-ran"
+    text = BETA + (
+        f"\n\n@fixture\ndef writes():\n    open({str(marker)!r}, 'w').close()\n"
+        '    return {"checks": {"ok": False}}\n'
+    )
+    root = make_site({"articles/beta.py": text})
+    result = run_cli(["revisions", "--root", str(root)])
+    assert result.code == 0, result.err
+    assert [r["slug"] for r in json.loads(result.out)] == ["aaa-in-second-batch"]
+    assert not marker.exists()
+
+
+def test_revisions_negative_indent_is_a_usage_error(good_site: Path, run_cli: RunCli) -> None:
+    result = run_cli(["revisions", "--root", str(good_site), "--indent", "-1"])
+    assert (result.code, result.out) == (2, "")
+
+
+# --- usage errors -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["publish"],
+        ["validate", "--bogus"],
+        ["revisions", "--indent", "two"],
+        ["verify", "--format", "json"],
+        [],
+    ],
+    ids=["unknown-command", "unknown-option", "bad-int", "option-of-another-command", "no-command"],
+)
+def test_usage_errors_exit_2(good_site: Path, run_cli: RunCli, argv: list[str]) -> None:
+    result = run_cli([*argv, "--root", str(good_site)] if argv else [])
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.strip()
+
+
+def test_no_site_found_is_a_usage_error(
+    tmp_path: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    result = run_cli(["validate"])
+    assert result.out == ""
+    assert "pyproject.toml" in result.err
+    assert "Traceback" not in result.err
+    assert result.code == 2
+
+
+@pytest.mark.parametrize("kind", ["file", "missing"])
+def test_root_that_is_not_a_folder_is_a_usage_error(
+    good_site: Path, run_cli: RunCli, tmp_path: Path, kind: str
+) -> None:
+    root = good_site / "pyproject.toml" if kind == "file" else tmp_path / "missing"
+    result = run_cli(["revisions", "--root", str(root)])
+    assert result.code == 2
+    assert result.out == ""
+    assert str(root) in result.err
+
+
+# --- the real process ---------------------------------------------------------------------------------
+
+
+def python_m(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "site_builder", "revisions", "--root", str(root), *args],
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+
+
+def test_python_m_prints_the_same_bytes_as_cli_main(good_site: Path, run_cli: RunCli) -> None:
+    in_process = run_cli(["revisions", "--root", str(good_site)])
+    done = python_m(good_site)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout == in_process.out.encode("utf-8")
+    text = done.stdout.decode("utf-8")
+    assert "Метод" in text
+    assert "Проверяемые источники" in text
+    assert "\\u04" not in text
+
+
+def test_output_is_utf8_whatever_the_locale(good_site: Path) -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C", "PYTHONUTF8": "0"}
+    ascii_run = python_m(good_site, env=env)
+    default_run = python_m(good_site)
+    assert ascii_run.returncode == 0, ascii_run.stderr.decode()
+    assert ascii_run.stdout == default_run.stdout
+    assert "Зета".encode() in ascii_run.stdout
