@@ -7,22 +7,18 @@ adds rendering and writing after the same steps.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import output
-from .errors import Problem, UsageError
-from .feeds import atom_feed, robots, sitemap
+from .errors import Problem, SiteBuilderError, UsageError
 from .fixtures import Outcome, run_fixtures
-from .highlight import highlight_css
 from .loader import Site, load_site
-from .model import Block, Fixture
-from .render import environment, items_from, render_pages
-from .revisions_json import dumps, revisions_data
+from .model import Fixture
+from .search import index_search
 from .sitecheck import check_pages
+from .sitefiles import render_site
 from .validate import validate
 from .verification import outcome_problems
 
@@ -102,93 +98,49 @@ def build(
 ) -> Built:
     """Load, validate, run fixtures, render, check the result, then swap it in whole."""
     root = root.resolve()
-    report("loading and validating")
-    checked = check_site(root, run=False)  # 1-2. load, validate
-    target = (out or root / checked.site.settings.output_dir).resolve()
+    report("loading")
+    site = load_site(root)  # 1. load
+    target = (out or root / site.settings.output_dir).resolve()
     _refuse_unsafe_target(root, target)
-    output.recover(target)  # a kill between renames
-    report("running fixtures")
-    checked = check_site(root, run=True, jobs=jobs, site=checked.site)  # 3. fixtures
+    output.recover(target)  # what a killed build left, before anything else
+    report("validating and running fixtures")
+    checked = check_site(root, run=True, jobs=jobs, site=site)  # 2-3. validate, fixtures
     if checked.problems:
         return Built(checked, checked.problems, 0, 0)
     report("rendering")
-    files = render_site(checked.site)  # 4. render in memory
-    staging = output.stage(target, files, assets=root / checked.site.settings.assets_dir)
-    try:
-        report("indexing for search")
-        search_problems = index_search(staging, checked.site.settings.language)  # 5. search index
-        report("checking links")
-        problems = search_problems or check_pages(  # 6. check the result
-            {p: t.decode("utf-8") for p, t in files.items() if p.endswith(".html")},
-            output.listing(staging),
-            target.name,
-        )
-    except BaseException:
-        output.discard(staging)
-        raise
+    files, problems = render_site(site)  # 4. render in memory
     if problems:
-        output.discard(staging)
+        return Built(checked, tuple(problems), 0, 0)
+    try:
+        problems = _stage_and_check(site, files, target, report)  # 5-6. search index, checks
+    except OSError as exc:
+        output.recover(target)
+        raise SiteBuilderError(
+            f"cannot write the site to {target}: {exc}; the previous site is untouched"
+        ) from exc
+    if problems:
         return Built(checked, tuple(sorted(problems, key=Problem.sort_key)), 0, 0)
-    report("writing")
-    output.swap(staging, target)  # 7. replace the old site whole
     pages = sum(p.endswith(".html") for p in files)
     return Built(checked, (), pages, len(output.listing(target)))
+
+
+def _stage_and_check(site: Site, files: dict[str, bytes], target: Path, report: Report) -> list[Problem]:
+    """Write into the staging folder, index and check it, then swap it in (7) or drop it."""
+    staging = output.stage(target, files, assets=site.root / site.settings.assets_dir)
+    try:
+        report("indexing for search")
+        problems = index_search(staging, site.settings.language)
+        report("checking links")
+        html = {path: data.decode("utf-8") for path, data in files.items() if path.endswith(".html")}
+        problems = problems or check_pages(html, output.listing(staging), target.name)
+        if not problems:
+            report("writing")
+            output.swap(staging, target)  # 7. replace the old site whole
+    finally:
+        output.discard(staging)
+    return problems
 
 
 def _refuse_unsafe_target(root: Path, target: Path) -> None:
     if target == root or root.is_relative_to(target):
         raise UsageError(f"the output folder {target} would replace the site itself; choose another --out")
-
-
-def render_site(site: Site) -> dict[str, bytes]:
-    """Every generated file of the site by output path (assets are copied apart)."""
-    data = revisions_data(site)
-    verified = [
-        sum(isinstance(b, Block) and b.verified is not None for b in rev.body) for _, rev in site.revisions()
-    ]
-    items = items_from(data, verified)
-    settings = site.settings
-    texts = render_pages(environment(site.root), settings, items)
-    texts |= {
-        "feed.xml": atom_feed(settings, items),
-        "sitemap.xml": sitemap(settings, items),
-        "robots.txt": robots(settings),
-        "revisions.json": dumps(data, 2),
-        "theme/style.css": _theme_css(),
-    }
-    return {path: text.encode("utf-8") for path, text in texts.items()}
-
-
-def _theme_css() -> str:
-    from importlib import resources
-
-    base = resources.files(__package__).joinpath("theme/style.css").read_text("utf-8")
-    return base + "\n/* Syntax highlighting (Pygments) */\n" + highlight_css()
-
-
-def index_search(staging: Path, language: str) -> list[Problem]:
-    """Build the Pagefind index into ``staging/pagefind``; one index for every language."""
-    # One forced language so a search box on any page finds ru, ko and en text alike.
-    command = [
-        sys.executable,
-        "-m",
-        "pagefind",
-        "--site",
-        str(staging),
-        "--force-language",
-        language,
-        "--quiet",
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        return [
-            Problem(
-                path="pyproject.toml",
-                line=1,
-                subject="search",
-                rule="search-index",
-                message=f"pagefind failed with exit code {done.returncode}: {detail[0]}",
-            )
-        ]
-    return []

@@ -42,6 +42,20 @@ MakeSite = Callable[..., Path]
 RunCli = Callable[[Sequence[str]], Result]
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite tests/golden/ from the current output instead of comparing with it",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """True when the run was asked to regenerate the golden copies."""
+    return bool(request.config.getoption("--update-golden"))
+
+
 @pytest.fixture
 def make_site(tmp_path: Path) -> MakeSite:
     """Write a site: ``files`` maps paths to text (dedented); returns its root."""
