@@ -37,14 +37,18 @@ def render_site(site: Site) -> tuple[dict[str, bytes], list[Problem]]:
         "robots.txt": robots(settings),
         "revisions.json": dumps(data, 2),
         "theme/style.css": theme_css(),
+        "theme/favicon.svg": _theme_file("favicon.svg"),
     }
     return {path: text.encode("utf-8") for path, text in texts.items()}, []
 
 
 def theme_css() -> str:
     """The package stylesheet followed by the highlighting colours."""
-    base = resources.files(__package__).joinpath("theme/style.css").read_text("utf-8")
-    return base + "\n/* Syntax highlighting (Pygments) */\n" + highlight_css()
+    return _theme_file("style.css") + "\n/* Syntax highlighting (Pygments) */\n" + highlight_css()
+
+
+def _theme_file(name: str) -> str:
+    return resources.files(__package__).joinpath("theme", name).read_text("utf-8")
 
 
 def _template_problem(site: Site, exc: jinja2.TemplateError) -> Problem:
