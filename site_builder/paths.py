@@ -6,6 +6,7 @@ link resolve?) and rendering (where is this page written?) always agree.
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 import unicodedata
@@ -17,6 +18,7 @@ FIXED_FILES = ("index.html", "404.html", "feed.xml", "sitemap.xml", "robots.txt"
 ASSETS_URL = "/assets/"
 """Files of the assets folder are served below this URL, whatever the folder is called."""
 _NOT_WORD = re.compile(r"[^\w]+")
+_SEPARATORS = re.compile(r"[\s_-]+")
 
 
 def article_url(slug: str) -> str:
@@ -31,8 +33,17 @@ def readable_slug(text: str, fallback: str) -> str:
 
 
 def category_slug(name: str) -> str:
-    """A URL name for a category in any script; it can never hold ``/`` or ``..``."""
-    return readable_slug(name, "category")
+    """A URL name for a category in any script; it can never hold ``/`` or ``..``.
+
+    Letters and digits carry over; when anything else would be lost (``C++``,
+    ``C#``, ``..``) a short hash of the name keeps distinct names on distinct
+    pages, and the URL of one category never depends on the others.
+    """
+    slug = readable_slug(name, "category")
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    if _SEPARATORS.sub("-", folded).strip("-") == slug:
+        return slug
+    return f"{slug}-{hashlib.sha1(folded.encode('utf-8')).hexdigest()[:6]}"
 
 
 def category_path(name: str) -> str:
