@@ -8,8 +8,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import inspect
+import json
+import os
+import sqlite3
+import tempfile
 import textwrap
+import threading
 from dataclasses import dataclass, field
 
 from site_builder import (
@@ -161,6 +168,405 @@ def intent_budget() -> dict[str, object]:
 
 def _source_of(*objects: object) -> str:
     return "\n\n".join(textwrap.dedent(inspect.getsource(obj)).strip() for obj in objects)
+
+
+# === Часть вторая: сервер ==================================================
+#
+# Запись идемпотентности живёт в таблице базы. Те же константы SQL, что ниже
+# исполняет фикстура sqlite_reservation, показывает статья: текст не разойдётся
+# с кодом. Время модели — целые секунды от нуля, а не часы машины.
+
+LEASE_S = 30  # столько секунд попытка-владелец держит запись в in_progress
+RETENTION_S = 24 * 3600  # столько живёт запись: много дольше любого окна повторов
+
+IDEMPOTENCY_SCHEMA_SQL = """
+CREATE TABLE idempotency_record (
+    actor       TEXT    NOT NULL,  -- из аутентификации, не из тела
+    operation   TEXT    NOT NULL,  -- метод и маршрут
+    idem_key    TEXT    NOT NULL,  -- Idempotency-Key намерения
+    fingerprint TEXT    NOT NULL,  -- sha256 канонического тела
+    state       TEXT    NOT NULL CHECK (state IN ('in_progress', 'completed')),
+    owner       TEXT    NOT NULL,  -- request id попытки-владельца
+    lease_until INTEGER NOT NULL,  -- до какого момента
+    status_code INTEGER,           -- сохранённый ответ: статус
+    body        TEXT,              -- и тело
+    expires_at  INTEGER NOT NULL,  -- когда запись можно удалить
+    PRIMARY KEY (actor, operation, idem_key)
+);
+"""
+
+PAYMENT_SCHEMA_SQL = """
+CREATE TABLE payment (
+    id         INTEGER PRIMARY KEY,
+    actor      TEXT    NOT NULL,
+    order_id   INTEGER NOT NULL,
+    amount_rub INTEGER NOT NULL
+);
+"""
+
+RESERVE_SQL = """
+INSERT INTO idempotency_record
+       (actor, operation, idem_key, fingerprint, state, owner, lease_until, expires_at)
+VALUES (:actor, :operation, :key, :fingerprint, 'in_progress', :owner,
+        :now + :lease, :now + :retention)
+ON CONFLICT (actor, operation, idem_key) DO NOTHING
+RETURNING state;
+"""
+
+LOOKUP_SQL = """
+SELECT fingerprint, state, status_code, body
+  FROM idempotency_record
+ WHERE actor = :actor AND operation = :operation AND idem_key = :key;
+"""
+
+TAKEOVER_SQL = """
+UPDATE idempotency_record
+   SET owner = :owner, lease_until = :now + :lease
+ WHERE actor = :actor AND operation = :operation AND idem_key = :key
+   AND state = 'in_progress' AND lease_until <= :now
+RETURNING owner;
+"""
+
+COMPLETE_SQL = """
+UPDATE idempotency_record
+   SET state = 'completed', status_code = :status, body = :body
+ WHERE actor = :actor AND operation = :operation AND idem_key = :key
+   AND state = 'in_progress' AND owner = :owner;
+"""
+
+INSERT_PAYMENT_SQL = """
+INSERT INTO payment (actor, order_id, amount_rub) VALUES (:actor, :order, :amountRub);
+"""
+
+
+@dataclass(frozen=True)
+class Request:
+    actor: str  # кто: берётся из аутентификации
+    operation: str  # что: метод и маршрут
+    key: str  # Idempotency-Key: один на намерение
+    payload: dict[str, object]
+    request_id: str  # один на попытку: для логов и аренды, не для идентичности
+
+    def scope(self) -> dict[str, str]:
+        return {"actor": self.actor, "operation": self.operation, "key": self.key}
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: dict[str, object]
+    replayed: bool = False
+
+
+class SimulatedCrashError(Exception):
+    """Процесс «упал» посреди транзакции: база откатит всё, что в ней было."""
+
+
+class LostLeaseError(Exception):
+    """Запись уже ведёт другая попытка: свой эффект откатываем вместе с транзакцией."""
+
+
+def fingerprint(payload: dict[str, object]) -> str:
+    """Отпечаток канонической формы тела: порядок полей и пробелы не влияют."""
+    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def fetch(conn: sqlite3.Connection, sql: str, params: dict[str, object]) -> list[tuple[object, ...]]:
+    """Все строки сразу: недочитанный курсор держал бы блокировку базы."""
+    return conn.execute(sql, params).fetchall()
+
+
+def reserve_or_reply(conn: sqlite3.Connection, req: Request, now: int) -> Reply | None:
+    """None — ключ достался этой попытке и работу делает она; иначе — ответ дублю."""
+    fp = fingerprint(req.payload)
+    lease = {**req.scope(), "owner": req.request_id, "now": now, "lease": LEASE_S}
+    if fetch(conn, RESERVE_SQL, {**lease, "fingerprint": fp, "retention": RETENTION_S}):
+        return None
+    [(stored_fp, state, status, body)] = fetch(conn, LOOKUP_SQL, req.scope())
+    if stored_fp != fp:
+        return Reply(422, {"error": "idempotency_key_reused"})
+    if state == "completed":
+        return Reply(int(status), json.loads(str(body)), replayed=True)
+    if fetch(conn, TAKEOVER_SQL, lease):  # аренда истекла: эффекта нет, работа наша
+        return None
+    return Reply(409, {"error": "request_in_progress"})
+
+
+def perform(conn: sqlite3.Connection, req: Request, *, crash_after_effect: bool = False) -> Reply:
+    """Платёж и завершение записи фиксируются одной транзакцией — или не фиксируются."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        cursor = conn.execute(INSERT_PAYMENT_SQL, {"actor": req.actor, **req.payload})
+        if crash_after_effect:
+            raise SimulatedCrashError(req.request_id)
+        reply = Reply(201, {"paymentId": cursor.lastrowid, **req.payload})
+        completed = conn.execute(
+            COMPLETE_SQL,
+            {**req.scope(), "owner": req.request_id, "status": reply.status, "body": json.dumps(reply.body)},
+        )
+        if completed.rowcount != 1:
+            raise LostLeaseError(req.request_id)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return reply
+
+
+def handle(conn: sqlite3.Connection, req: Request, now: int) -> Reply:
+    reply = reserve_or_reply(conn, req, now)
+    return perform(conn, req) if reply is None else reply
+
+
+def connect(path: str) -> sqlite3.Connection:
+    # isolation_level=None: транзакции открываем сами, каждый оператор вне BEGIN — своя.
+    return sqlite3.connect(path, timeout=5, isolation_level=None)
+
+
+def race_same_key(path: str, requests: list[Request], now: int) -> list[tuple[bool, Reply]]:
+    """Попытки с одним ключом в разных потоках, у каждой своё соединение с базой."""
+    start = threading.Barrier(len(requests), timeout=5)
+    answered = threading.Barrier(len(requests), timeout=5)
+    results: list[tuple[bool, Reply]] = []
+    errors: list[BaseException] = []
+
+    def attempt(req: Request) -> None:
+        conn = connect(path)
+        try:
+            start.wait()  # все вставки уходят в базу одновременно
+            early = reserve_or_reply(conn, req, now)
+            answered.wait()  # владелец работает, когда дубль уже получил ответ
+            results.append((early is None, perform(conn, req) if early is None else early))
+        except BaseException as exc:  # noqa: BLE001 - ошибка потока поднимается в фикстуре
+            errors.append(exc)
+            start.abort()
+            answered.abort()
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=attempt, args=(req,)) for req in requests]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def simulate_sqlite_reservation() -> dict[str, object]:
+    """Гонка за ключ, повтор, чужое тело, чужой клиент, падение и перехват аренды."""
+    order: dict[str, object] = {"order": 1042, "amountRub": 1200}
+
+    def request(
+        request_id: str, *, actor: str = "shop-1", key: str = "key-001", **changes: object
+    ) -> Request:
+        return Request(actor, "POST /payments", key, {**order, **changes}, request_id)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "idempotency.sqlite3")
+        conn = connect(path)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(IDEMPOTENCY_SCHEMA_SQL + PAYMENT_SCHEMA_SQL)
+
+            race = race_same_key(path, [request("req-a"), request("req-b")], now=0)
+            owned = [reply for is_owner, reply in race if is_owner]
+            waiting = [reply for is_owner, reply in race if not is_owner]
+            first = owned[0] if owned else Reply(0, {})
+
+            retry = handle(conn, request("req-c"), now=2)
+            other_payload = handle(conn, request("req-d", amountRub=1500), now=3)
+            other_actor = handle(conn, request("req-e", actor="shop-2"), now=3)
+
+            crashed = request("req-f", key="key-002", order=1043)
+            assert reserve_or_reply(conn, crashed, now=10) is None
+            with contextlib.suppress(SimulatedCrashError):
+                perform(conn, crashed, crash_after_effect=True)
+            [(_, state_after_crash, _, _)] = fetch(conn, LOOKUP_SQL, crashed.scope())
+            [(effects_after_crash,)] = fetch(conn, "SELECT COUNT(*) FROM payment WHERE order_id = 1043", {})
+            before_lease = handle(conn, request("req-g", key="key-002", order=1043), now=20)
+            after_lease = handle(conn, request("req-h", key="key-002", order=1043), now=10 + LEASE_S)
+
+            payments = [
+                {"actor": actor, "order": order_id, "count": count}
+                for actor, order_id, count in fetch(
+                    conn,
+                    "SELECT actor, order_id, COUNT(*) FROM payment"
+                    " GROUP BY actor, order_id ORDER BY actor, order_id",
+                    {},
+                )
+            ]
+        finally:
+            conn.close()
+
+    return {
+        "race": {"owners": len(owned), "statuses": sorted(reply.status for _, reply in race)},
+        "retry": {"status": retry.status, "body": retry.body, "replayed": retry.replayed},
+        "otherPayload": {"status": other_payload.status, "body": other_payload.body},
+        "otherActor": {
+            "status": other_actor.status,
+            "body": other_actor.body,
+            "replayed": other_actor.replayed,
+        },
+        "stuck": {
+            "stateAfterCrash": state_after_crash,
+            "effectsAfterCrash": effects_after_crash,
+            "beforeLease": before_lease.status,
+            "afterLease": after_lease.status,
+        },
+        "payments": payments,
+        "checks": {
+            "exactlyOneOwner": len(owned) == 1,
+            "duplicateSawInProgress": [reply.body for reply in waiting] == [{"error": "request_in_progress"}],
+            "retryReplaysStoredReply": retry.replayed
+            and (retry.status, retry.body) == (first.status, first.body),
+            "otherPayloadIsConflict": other_payload.status == 422,
+            "otherActorIsIndependent": other_actor.status == 201
+            and not other_actor.replayed
+            and other_actor.body.get("paymentId") != first.body.get("paymentId"),
+            "crashLeftNoEffect": state_after_crash == "in_progress" and effects_after_crash == 0,
+            "takeoverOnlyAfterLease": before_lease.status == 409
+            and after_lease.status == 201
+            and not after_lease.replayed,
+            "oneEffectPerScope": [p["count"] for p in payments] == [1, 1, 1],
+        },
+    }
+
+
+@fixture
+def sqlite_reservation() -> dict[str, object]:
+    return simulate_sqlite_reservation()
+
+
+# === Часть третья: одна и та же запись в памяти и трасса ==================
+
+UPLINK_MS = 40  # запрос идёт до сервера
+WORK_MS = 60  # сервер резервирует ключ, создаёт платёж, сохраняет ответ
+DOWNLINK_MS = 40  # ответ идёт обратно, если сеть его не теряет
+
+
+class Trace:
+    """Строки лога в порядке событий: время, источник, попытка, ключ, сообщение."""
+
+    def __init__(self) -> None:
+        self.times: list[int] = []
+        self.lines: list[str] = []
+
+    def log(self, ms: int, source: str, req: Request, message: str) -> None:
+        self.times.append(ms)
+        self.lines.append(f"{ms:>5} {source:<7} {req.request_id} {req.key} {message}")
+
+
+class MemoryIdempotencyService:
+    """Та же логика записи, что в SQLite, но в словаре одного процесса."""
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        self.records: dict[tuple[str, ...], dict[str, object]] = {}
+        self.payments: list[dict[str, object]] = []
+
+    def lookup(self, req: Request) -> dict[str, object] | None:
+        return self.records.get(tuple(req.scope().values()))
+
+    def handle(self, req: Request, at_ms: int) -> tuple[Reply, int]:
+        """Ответ и момент, когда он готов уйти клиенту."""
+        fp = fingerprint(req.payload)
+        record = self.lookup(req)
+        if record is None:
+            record = {"fingerprint": fp, "state": "in_progress", "owner": req.request_id}
+            self.records[tuple(req.scope().values())] = record
+            self.trace.log(at_ms, "server", req, "reserved state=in_progress")
+            payment_id = f"pay-{len(self.payments) + 1:04d}"
+            self.payments.append({"id": payment_id, **req.payload})
+            reply = Reply(201, {"paymentId": payment_id, **req.payload})
+            record.update(state="completed", status=reply.status, body=reply.body)
+            self.trace.log(at_ms + WORK_MS, "server", req, f"created {payment_id} state=completed 201")
+            return reply, at_ms + WORK_MS
+        if record["fingerprint"] != fp:
+            self.trace.log(at_ms, "server", req, "422 fingerprint differs")
+            return Reply(422, {"error": "idempotency_key_reused"}), at_ms
+        if record["state"] != "completed":
+            return Reply(409, {"error": "request_in_progress"}), at_ms
+        body = dict(record["body"])
+        self.trace.log(at_ms, "server", req, f"replay 201 {body['paymentId']} stored by {record['owner']}")
+        return Reply(int(record["status"]), body, replayed=True), at_ms
+
+
+def simulate_lost_response() -> dict[str, object]:
+    """Одно намерение, две попытки; сеть теряет первый ответ уже после сохранения."""
+    trace = Trace()
+    service = MemoryIdempotencyService(trace)
+    payload: dict[str, object] = {"order": 1042, "amountRub": 1200}
+    lost_responses = {"req-01"}
+    sent_ms, attempts = 0, []
+    first: Reply | None = None
+    final: Reply | None = None
+    state_when_lost: object = None
+    received_ms = BUDGET_MS + 1
+    for number in range(1, MAX_ATTEMPTS + 1):
+        req = Request("shop-1", "POST /payments", "key-001", dict(payload), f"req-{number:02d}")
+        trace.log(sent_ms, "client", req, f"attempt={number} POST /payments")
+        reply, ready_ms = service.handle(req, sent_ms + UPLINK_MS)
+        first = first or reply
+        attempts.append({"requestId": req.request_id, "key": req.key, "sentAtMs": sent_ms})
+        if req.request_id in lost_responses:
+            state_when_lost = (service.lookup(req) or {}).get("state")
+            trace.log(ready_ms, "network", req, "response lost")
+            trace.log(
+                sent_ms + ATTEMPT_TIMEOUT_MS, "client", req, f"attempt={number} timeout, outcome unknown"
+            )
+            sent_ms += ATTEMPT_TIMEOUT_MS + PAUSE_MS
+            continue
+        received_ms = ready_ms + DOWNLINK_MS
+        replay_mark = " (replay)" if reply.replayed else ""
+        trace.log(
+            received_ms,
+            "client",
+            req,
+            f"attempt={number} got {reply.status} {reply.body.get('paymentId')}{replay_mark}",
+        )
+        final = reply
+        break
+    shown_trace = list(trace.lines)
+    changed = Request("shop-1", "POST /payments", "key-001", {**payload, "amountRub": 1500}, "req-03")
+    conflict, _ = service.handle(changed, received_ms + 1000)
+    assert first is not None and final is not None
+    return {
+        "firstAttempt": {
+            "requestId": attempts[0]["requestId"],
+            "serverStatus": first.status,
+            "paymentId": first.body.get("paymentId"),
+            "clientSaw": "timeout",
+        },
+        "retry": {
+            "requestId": attempts[-1]["requestId"],
+            "status": final.status,
+            "paymentId": final.body.get("paymentId"),
+            "replayed": final.replayed,
+            "receivedAtMs": received_ms,
+        },
+        "otherPayload": {"status": conflict.status, "body": conflict.body},
+        "effects": len(service.payments),
+        "trace": shown_trace,
+        "checks": {
+            "responseLostAfterStore": state_when_lost == "completed",
+            "retryReplaysSameResult": final.replayed
+            and final.body.get("paymentId") == first.body.get("paymentId"),
+            "otherPayloadIsConflict": conflict.status == 422,
+            "exactlyOneEffect": len(service.payments) == 1,
+            "oneKeyTwoRequestIds": len({a["key"] for a in attempts}) == 1
+            and len({a["requestId"] for a in attempts}) == len(attempts) == 2,
+            "answerWithinBudget": received_ms <= BUDGET_MS,
+            "traceInTimeOrder": trace.times == sorted(trace.times),
+        },
+    }
+
+
+@fixture
+def lost_response() -> dict[str, object]:
+    return simulate_lost_response()
 
 
 # --- Источники -------------------------------------------------------------
@@ -429,4 +835,526 @@ the_revision = revision(
     sources=[RFC7231, RFC7230, STRIPE_IDEMPOTENCY, STRIPE_ERRORS],
 )
 
-revisions = [the_revision]
+
+def _ms(value: int) -> str:
+    """1800 -> «1 800», как в тексте статей."""
+    return f"{value:,}".replace(",", " ")
+
+
+# --- Источники второй и третьей части --------------------------------------
+
+POSTGRES_INSERT = Source(
+    title="PostgreSQL 12 Documentation: INSERT",
+    url="https://www.postgresql.org/docs/12/sql-insert.html",
+    note=(
+        "ON CONFLICT с conflict target по уникальному ограничению или индексу и действием DO NOTHING; "
+        "RETURNING возвращает только те строки, которые действительно вставлены или обновлены"
+    ),
+)
+SQLITE_UPSERT = Source(
+    title="SQLite: UPSERT",
+    url="https://www.sqlite.org/lang_upsert.html",
+    note=(
+        "ON CONFLICT … DO NOTHING в SQLite повторяет синтаксис PostgreSQL; conflict target называет "
+        "ограничение уникальности, при нарушении которого вставка пропускается"
+    ),
+)
+STRIPE_IDEMPOTENCY_STORAGE = Source(
+    title="Stripe API Reference: Idempotent requests",
+    url="https://docs.stripe.com/api/idempotent_requests",
+    note=(
+        "по ключу сохраняются статус и тело первого ответа, включая 500; параметры повтора "
+        "сравниваются с исходными; ошибки валидации и конфликт с параллельным запросом не сохраняются; "
+        "ключ может быть удалён, когда ему не меньше 24 часов, и ключ, повторённый после удаления, "
+        "порождает новый запрос"
+    ),
+)
+BRANDUR_IDEMPOTENCY = Source(
+    title="Brandur Leach: Implementing Stripe-like Idempotency Keys in Postgres (2017)",
+    url="https://brandur.org/idempotency-keys",
+    note=(
+        "если эндпоинт меняет только локальное состояние в ACID-базе, достаточно отобразить запрос на "
+        "транзакцию; при изменениях во внешних системах сервер по ключу находит состояние запроса и "
+        "продолжает с места остановки (атомарные фазы и точки восстановления)"
+    ),
+)
+RFC7231_RETRY = Source(
+    title="RFC 7231: HTTP/1.1 Semantics and Content, §4.2.2 Idempotent Methods",
+    url="https://www.rfc-editor.org/rfc/rfc7231.html#section-4.2.2",
+    note=(
+        "идемпотентные методы выделены потому, что запрос можно повторить автоматически, если связь "
+        "оборвалась до того, как клиент прочитал ответ сервера"
+    ),
+)
+RFC7230_RETRY = Source(
+    title="RFC 7230: HTTP/1.1 Message Syntax and Routing, §6.3.1 Retrying Requests",
+    url="https://www.rfc-editor.org/rfc/rfc7230.html#section-6.3.1",
+    note=(
+        "соединение может закрыться в любой момент; неидемпотентный запрос агент повторяет "
+        "автоматически, только если знает, что он на деле идемпотентен, или может выяснить, что "
+        "исходный запрос не был применён"
+    ),
+)
+STRIPE_REQUEST_IDS = Source(
+    title="Stripe API Reference: Request IDs",
+    url="https://docs.stripe.com/api/request_ids",
+    note="у каждого запроса к API свой идентификатор, он приходит в заголовке ответа Request-Id",
+)
+
+# --- Статья 2: сервер ------------------------------------------------------
+
+server_revision = revision(
+    slug="retry-server-idempotency-record",
+    title="Повтор без второго эффекта: запись идемпотентности на сервере",
+    categories=["HTTP", "Надёжность", "Базы данных"],
+    excerpt=(
+        "Серверная половина безопасного повтора: запись с областью, отпечатком тела, состоянием и "
+        "сохранённым ответом; уникальность, которую держит база, а не память процесса; эффект в одной "
+        "транзакции с записью, восстановление зависшей записи и срок хранения."
+    ),
+    cover="/assets/retry/server-record-cover.svg",
+    published="2020-06-22",
+    lang="ru",
+    body=[
+        paragraph(
+            "В первой части клиент научился создавать ключ идемпотентности вместе с намерением и тратить "
+            "на все попытки один бюджет времени. Этого мало, если сервер не держит свою половину "
+            "договорённости: запрос с уже знакомым ключом не выполняет операцию снова, а получает тот "
+            "ответ, который получил бы первый запрос. Держится это на одной строке в базе — записи "
+            "идемпотентности — и нескольких операторах вокруг неё."
+        ),
+        heading("Что лежит в записи"),
+        paragraph(
+            "Запись отвечает на три вопроса о входящем запросе: видели ли мы эту операцию, тот ли это "
+            "запрос и чем он закончился. Отсюда её поля."
+        ),
+        unordered_list(
+            [
+                "**Область: клиент, операция, ключ.** Ключ придумывает клиент, поэтому уникален он только "
+                "среди ключей этого клиента. Без клиента в области два магазина со случайно совпавшими "
+                "ключами делят одну запись, и второй получает чужой ответ вместе с чужими данными. Клиента "
+                "берут из аутентификации, а не из тела; операция — метод и маршрут.",
+                "**Отпечаток тела** — хеш канонической формы: поля отсортированы, разделители "
+                "фиксированы. Номер попытки, время отправки и request id в него не входят, иначе каждый "
+                "честный повтор выглядел бы новым запросом. Тот же ключ с другим отпечатком — ошибка "
+                "клиента: сервер отвечает `422` и ничего не выполняет.",
+                "**Состояние** `in_progress` или `completed`: «ключ занят, работа идёт» или «результат "
+                "сохранён». Сохранённый результат — не обязательно успех. Stripe повторяет по ключу даже "
+                "`500`, а вот ошибку валидации и конфликт с параллельным запросом не сохраняет: до "
+                "выполнения дело не дошло.",
+                "**Сохранённый ответ: статус и тело.** Повтор получает их как есть, с тем же "
+                "идентификатором платежа. Собирать ответ заново из текущего состояния нельзя: платёж мог "
+                "с тех пор измениться, а клиенту нужен ответ на свой первый запрос.",
+                "**Владелец и аренда**: `owner` — request id попытки, которая ведёт запись, "
+                "`lease_until` — до какого момента. Без аренды запись, брошенную упавшим процессом, не "
+                "отличить от записи, над которой ещё работают. О сроке хранения `expires_at` — в конце.",
+            ]
+        ),
+        figure(
+            "/assets/retry/idempotency-record-states.svg",
+            alt=(
+                "Диаграмма состояний записи идемпотентности. Из «нет записи» вставка с ON CONFLICT DO "
+                "NOTHING переводит запись в in_progress; эффект вместе с завершением в одной транзакции "
+                "переводит её в completed. Дубль при in_progress получает 409, дубль при completed — "
+                "сохранённые статус и тело, тот же ключ с другим отпечатком — 422. Истёкшая аренда "
+                "позволяет другой попытке перехватить in_progress; по истечении срока хранения запись "
+                "удаляется."
+            ),
+            caption=(
+                "Жизнь записи: резервирование, завершение вместе с эффектом, ответы дублям, перехват "
+                "брошенной записи и удаление после срока хранения."
+            ),
+        ),
+        heading("Уникальность держит база, а не память процесса"),
+        paragraph(
+            "Наивный обработчик ищет ключ и, не найдя, выполняет операцию и сохраняет ключ. Между поиском "
+            "и вставкой есть окно: два одновременных запроса — двойной щелчок или повтор клиента поверх "
+            "повтора прокси — оба видят «ключа нет». Словарь или мьютекс в памяти закрывают окно только "
+            "внутри процесса: второй экземпляр за балансировщиком, перезапуск и выкладка о нём не знают. "
+            "Арбитр должен быть общим для всех экземпляров, и он уже есть — ограничение уникальности в "
+            "базе."
+        ),
+        paragraph(
+            "Резервирование — один оператор: вставить запись в `in_progress`, а при конфликте по "
+            "области не делать ничего. `RETURNING` отдаёт строку, только если вставка случилась, так что "
+            "ответ на вопрос «ключ мой?» приходит вместе с ней, без отдельного чтения. Синтаксис — "
+            "PostgreSQL; SQLite понимает ту же форму `ON CONFLICT … DO NOTHING`, и модель рядом со "
+            "статьёй исполняет именно эти строки (параметры `:name` — форма драйвера sqlite3)."
+        ),
+        code_block(IDEMPOTENCY_SCHEMA_SQL + RESERVE_SQL, language="sql"),
+        paragraph(
+            "Резервирование стоит делать отдельной короткой транзакцией и фиксировать сразу. Тогда дубль, "
+            "пришедший во время работы, видит `in_progress` и получает `409`: подождите и повторите с тем "
+            "же ключом. Если держать вставку незафиксированной до конца операции, конкурирующая вставка "
+            "того же ключа в PostgreSQL будет ждать исхода первой транзакции и всё это время занимать "
+            "соединение."
+        ),
+        heading("Гонка двух попыток на настоящей базе"),
+        paragraph(
+            "Фикстура `sqlite_reservation` создаёт файл SQLite во временном каталоге и запускает две "
+            "попытки с одним ключом в двух потоках, у каждой своё соединение. Барьер выпускает обе "
+            "вставки одновременно; второй барьер придерживает владельца, пока дубль не получит ответ, "
+            "поэтому дубль застаёт именно `in_progress`. Потом тот же ключ приходит ещё трижды: честный "
+            "повтор, повтор с другой суммой и тот же ключ от другого магазина. Победитель меняется от "
+            "запуска к запуску, поэтому печатается только то, что от него не зависит."
+        ),
+        verified_output(
+            sqlite_reservation,
+            expected={
+                "race": {"owners": 1, "statuses": [201, 409]},
+                "retry": {
+                    "status": 201,
+                    "body": {"paymentId": 1, "order": 1042, "amountRub": 1200},
+                    "replayed": True,
+                },
+                "otherPayload": {"status": 422, "body": {"error": "idempotency_key_reused"}},
+                "otherActor": {
+                    "status": 201,
+                    "body": {"paymentId": 2, "order": 1042, "amountRub": 1200},
+                    "replayed": False,
+                },
+            },
+        ),
+        heading("Эффект и запись — одна транзакция"),
+        paragraph(
+            "Владелец ключа создаёт платёж и переводит запись в `completed` одной транзакцией. Состояния "
+            "«платёж есть, а запись ещё `in_progress`» не бывает: зафиксировано либо и то и другое, либо "
+            "ничего. "
+            "Завершение вдобавок проверяет, что запись ведёт всё ещё эта попытка: если аренда истекла и "
+            "работу перехватили, `UPDATE` не найдёт строку, и транзакция откатит свой платёж."
+        ),
+        code_block(_source_of(reserve_or_reply, perform), language="python"),
+        code_block(TAKEOVER_SQL + COMPLETE_SQL, language="sql"),
+        paragraph(
+            "Отсюда правило восстановления. Запись в `in_progress` с истёкшей арендой значит, что владелец "
+            "начал и не закончил, а раз эффект фиксируется только вместе с записью, эффекта нет. Такую "
+            "запись можно перехватить: условный `UPDATE` меняет владельца, только если аренда "
+            "действительно истекла, и из двух перехватчиков строку получит один. Фикстура роняет "
+            "владельца второго ключа посреди транзакции, уже после вставки платежа, и повторяет запрос "
+            f"до и после конца аренды ({LEASE_S} с):"
+        ),
+        verified_output(
+            sqlite_reservation,
+            expected={
+                "stuck": {
+                    "stateAfterCrash": "in_progress",
+                    "effectsAfterCrash": 0,
+                    "beforeLease": 409,
+                    "afterLease": 201,
+                },
+                "payments": [
+                    {"actor": "shop-1", "order": 1042, "count": 1},
+                    {"actor": "shop-1", "order": 1043, "count": 1},
+                    {"actor": "shop-2", "order": 1042, "count": 1},
+                ],
+                "checks": {
+                    "exactlyOneOwner": True,
+                    "duplicateSawInProgress": True,
+                    "retryReplaysStoredReply": True,
+                    "otherPayloadIsConflict": True,
+                    "otherActorIsIndependent": True,
+                    "crashLeftNoEffect": True,
+                    "takeoverOnlyAfterLease": True,
+                    "oneEffectPerScope": True,
+                },
+            },
+        ),
+        paragraph(
+            "Мутационные тесты рядом со статьёй ломают модель по одному месту — ключ таблицы, "
+            "резервирование, клиента в области, сравнение отпечатков, общую транзакцию, — и каждый раз "
+            "фикстура падает."
+        ),
+        heading("Когда эффект за пределами базы"),
+        paragraph(
+            "Правило перестаёт работать, когда эффект — вызов платёжного шлюза, письмо или сообщение в "
+            "чужую систему. Локальная транзакция не может включить их в себя: процесс может упасть после "
+            "того, как шлюз списал деньги, но до `COMMIT`. Запись останется в `in_progress`, и истёкшая "
+            "аренда уже значит не «эффекта нет», а «неизвестно». Перехватить такую запись и вызвать шлюз "
+            "снова — тот самый двойной эффект, от которого всё строилось."
+        ),
+        ordered_list(
+            [
+                "Передавайте внешней системе свой ключ идемпотентности, выведенный из области записи, если "
+                "она такие ключи принимает. Тогда вызов после перехвата и для неё окажется повтором.",
+                "Перед повторным вызовом спрашивайте внешнюю систему о статусе операции по своему "
+                "идентификатору и завершайте запись по её ответу.",
+                "Делите работу на шаги с точками восстановления: каждый локальный шаг фиксируется вместе с "
+                "отметкой в записи, внешние вызовы стоят между шагами, и повтор продолжает с последней "
+                "отметки, а не с начала. Подробно этот подход разобран у Брандура Лича.",
+                "Если исход узнать нельзя, не повторяйте автоматически: отвечайте `409` и отдавайте запись "
+                "на ручную сверку. Ложный успех хуже честного «в обработке».",
+            ]
+        ),
+        paragraph(
+            "Аренду для внешних вызовов берут длиннее самого долгого законного вызова с его тайм-аутом, "
+            "иначе перехват отнимет запись у живой попытки. Проверка владельца при завершении защитит "
+            "локальную часть, но не вернёт деньги, списанные дважды."
+        ),
+        heading("Сколько хранить запись"),
+        paragraph(
+            "Срок хранения задаёт окно, в котором повтор безопасен, и оно должно быть длиннее любого "
+            f"повтора с этим ключом — не бюджета одного экрана ({_ms(BUDGET_MS)} мс), а жизни намерения: "
+            "приложение, перезапущенное через час, отправит отложенную операцию с тем же ключом. Stripe "
+            "может удалить ключ, когда ему исполнится 24 часа, и ключ, пришедший после удаления, "
+            "порождает новый запрос. Защита после срока исчезает молча, поэтому срок — часть контракта "
+            "API: клиент должен знать, после какого возраста ключ нельзя повторять вслепую. В модели "
+            f"срок — {RETENTION_S // 3600} часа."
+        ),
+        paragraph(
+            "Чистка удаляет только записи `completed` с прошедшим `expires_at`. Записи, застрявшие в "
+            "`in_progress`, сначала разбирают: за ними может стоять внешний эффект с неизвестным исходом. "
+            "В третьей части — как по логам и этой таблице разобрать жалобу «ответа не было, а платёж "
+            "создан»."
+        ),
+    ],
+    sources=[POSTGRES_INSERT, SQLITE_UPSERT, STRIPE_IDEMPOTENCY_STORAGE, BRANDUR_IDEMPOTENCY],
+)
+
+# --- Статья 3: разбор в поле -----------------------------------------------
+
+_PAUSE_END_MS = ATTEMPT_TIMEOUT_MS + PAUSE_MS
+_SECOND_END_MS = _PAUSE_END_MS + ATTEMPT_TIMEOUT_MS
+
+diagnosis_revision = revision(
+    slug="retry-diagnosis-lost-response",
+    title="Повтор без второго эффекта: «ответ потерян, а платёж создан»",
+    categories=["HTTP", "Надёжность", "Наблюдаемость"],
+    excerpt=(
+        "Разбор жалобы «был тайм-аут, а платёж создан»: три исхода за одним тайм-аутом, идентификатор "
+        "попытки против ключа намерения, таблица улик и трасса одного намерения с двумя попытками."
+    ),
+    cover="/assets/retry/lost-response-cover.svg",
+    published="2020-06-26",
+    lang="ru",
+    body=[
+        paragraph(
+            "Обращение в поддержку: «Нажал „Оплатить“, долго крутилось, потом ошибка. Нажал ещё раз — "
+            "прошло. Сколько раз с меня списали?» В логе клиента — тайм-аут первой попытки, в базе — "
+            "платёж, созданный как раз тогда. Похоже на ошибку сервера, но чаще это штатная работа "
+            "механизма из первых двух частей. Здесь — как отличить штатное от поломки по логам и записи "
+            "идемпотентности."
+        ),
+        heading("Три исхода за одним тайм-аутом"),
+        paragraph(
+            f"Клиент во всех случаях видит одно и то же: запрос ушёл, ответа за {_ms(ATTEMPT_TIMEOUT_MS)} "
+            "мс нет. На сервере за этим стоят три разные истории."
+        ),
+        ordered_list(
+            [
+                "**Не доставлен.** Запрос не дошёл до приложения: потерялся в сети или балансировщик не "
+                "нашёл живого экземпляра. На сервере нет ни строки с этой попыткой, нет и записи по ключу. "
+                "Повтор с тем же ключом станет первым выполнением.",
+                "**Доставлен и не выполнен.** Сервер принял запрос и сломался, не зафиксировав эффект. "
+                "Записи нет, если сбой случился до резервирования; запись висит в `in_progress`, если "
+                "процесс упал между резервированием и завершением; в записи лежит ошибка, если операция "
+                "началась и её отказ сохранён как результат — Stripe так повторяет даже `500`.",
+                "**Доставлен и выполнен, ответ потерян.** Платёж и запись зафиксированы, ответ не доехал: "
+                "оборвалось соединение, прокси ждал меньше, чем работал сервер, или клиент сдался раньше. "
+                "Это и есть «ответ потерян, а платёж создан». Повтор с тем же ключом получит сохранённый "
+                "ответ.",
+            ]
+        ),
+        paragraph(
+            "HTTP эту неоднозначность признаёт. RFC 7231 выделяет идемпотентные методы потому, что их "
+            "можно повторить, если связь оборвалась до того, как клиент прочитал ответ. RFC 7230 "
+            "запрещает автоматически повторять неидемпотентный запрос, если нет способа узнать, что он на "
+            "деле идемпотентен или что исходный запрос не был применён. Ключ и запись из второй части и "
+            "есть такой способ; без них третий исход от первого не отличить."
+        ),
+        figure(
+            "/assets/retry/three-outcomes-timeline.svg",
+            alt=(
+                "Три дорожки времени с одинаковым тайм-аутом клиента на 1 800 мс. В первой запрос "
+                "теряется по пути к серверу, и сервер ничего не видит. Во второй сервер принимает запрос и "
+                "падает, транзакция откатывается, эффекта нет. В третьей сервер создаёт платёж и сохраняет "
+                "ответ к 100 мс, но ответ теряется по пути назад."
+            ),
+            caption=(
+                "Клиент во всех трёх случаях видит одно: тайм-аут. Различить исходы можно только по "
+                "логам сервера и записи идемпотентности."
+            ),
+        ),
+        heading("Идентификатор попытки и ключ намерения"),
+        paragraph(
+            "В разборе участвуют два идентификатора с разной работой. Request id назначается каждому "
+            "HTTP-запросу заново и связывает строку лога клиента со строками балансировщика и сервера "
+            "для этой попытки; Stripe, например, возвращает его в заголовке `Request-Id` каждого ответа. "
+            "Ключ идемпотентности один на все попытки намерения: он связывает попытки в одну операцию и "
+            "служит ключом записи. Путать их дорого."
+        ),
+        unordered_list(
+            [
+                "Request id вместо ключа идемпотентности: каждый повтор становится новой операцией, второе "
+                "списание обеспечено.",
+                "Ключ вместо request id: строки разных попыток сливаются, и уже не видно, какая попытка "
+                "сделала работу, а какая получила повтор.",
+                "Правильно — писать в каждую строку лога оба, а в запись — request id владельца. Тогда "
+                "строка повтора может назвать попытку, чей результат она отдаёт.",
+            ]
+        ),
+        heading("Трасса одного намерения"),
+        paragraph(
+            "Фикстура `lost_response` — та же логика записи, что во второй части, только в словаре одного "
+            f"процесса. Клиент живёт по константам первой части: тайм-аут попытки {_ms(ATTEMPT_TIMEOUT_MS)} "
+            f"мс, пауза {PAUSE_MS} мс. Запрос идёт до сервера {UPLINK_MS} мс, работа занимает {WORK_MS} "
+            f"мс, ответ идёт назад {DOWNLINK_MS} мс. Сеть теряет первый ответ уже после того, как результат "
+            "сохранён. Строки пишет сама модель: время в миллисекундах, источник, request id, ключ, "
+            "событие."
+        ),
+        verified_output(
+            lost_response,
+            expected={
+                "trace": [
+                    "    0 client  req-01 key-001 attempt=1 POST /payments",
+                    "   40 server  req-01 key-001 reserved state=in_progress",
+                    "  100 server  req-01 key-001 created pay-0001 state=completed 201",
+                    "  100 network req-01 key-001 response lost",
+                    " 1800 client  req-01 key-001 attempt=1 timeout, outcome unknown",
+                    " 2050 client  req-02 key-001 attempt=2 POST /payments",
+                    " 2090 server  req-02 key-001 replay 201 pay-0001 stored by req-01",
+                    " 2130 client  req-02 key-001 attempt=2 got 201 pay-0001 (replay)",
+                ]
+            },
+        ),
+        paragraph(
+            "Поиск по `req-01` показывает противоречие, с которого началась жалоба: сервер создал платёж "
+            "и ответил `201`, клиент увидел тайм-аут. Это третий исход, и сервер тут ни при чём: ответ "
+            "потерялся по дороге. Поиск по `key-001` показывает намерение целиком — одно создание и один "
+            "повтор, а строка повтора называет попытку, которая сделала работу. Итог и проверки модели; "
+            "в конце — тот же ключ с суммой 1 500 ₽:"
+        ),
+        verified_output(
+            lost_response,
+            expected={
+                "firstAttempt": {
+                    "requestId": "req-01",
+                    "serverStatus": 201,
+                    "paymentId": "pay-0001",
+                    "clientSaw": "timeout",
+                },
+                "retry": {
+                    "requestId": "req-02",
+                    "status": 201,
+                    "paymentId": "pay-0001",
+                    "replayed": True,
+                    "receivedAtMs": 2130,
+                },
+                "effects": 1,
+                "checks": {
+                    "responseLostAfterStore": True,
+                    "retryReplaysSameResult": True,
+                    "otherPayloadIsConflict": True,
+                    "exactlyOneEffect": True,
+                    "oneKeyTwoRequestIds": True,
+                    "answerWithinBudget": True,
+                    "traceInTimeOrder": True,
+                },
+                "otherPayload": {"status": 422, "body": {"error": "idempotency_key_reused"}},
+            },
+        ),
+        heading("Таблица улик"),
+        paragraph(
+            "Каждое наблюдение что-то доказывает и что-то оставляет открытым. Полезно выписать это явно, "
+            "прежде чем делать вывод."
+        ),
+        data_table(
+            "Наблюдение, что оно доказывает и что делать дальше",
+            ["Что видно", "Что это доказывает", "Что ещё неизвестно", "Следующий шаг"],
+            [
+                [
+                    "Тайм-аут клиента на `req-01`",
+                    "Ответ не пришёл за время попытки",
+                    "Дошёл ли запрос и был ли эффект",
+                    "Найти `req-01` в логах балансировщика и сервера, запись — по области и ключу",
+                ],
+                [
+                    "Ни одной строки с `req-01` на сервере",
+                    "Приложение запрос не обрабатывало, если логи за этот интервал полны",
+                    "Не застрял ли запрос в прокси или очереди",
+                    "Проверить запись по ключу; если её нет, повтор с тем же ключом безопасен",
+                ],
+                [
+                    "Запись `completed`, владелец `req-01`, платёж `pay-0001`",
+                    "Эффект был, его сделала первая попытка: третий исход",
+                    "Где потерялся ответ: сервер, прокси или сеть клиента",
+                    "Сравнить время ответа сервера с тайм-аутами прокси и клиента",
+                ],
+                [
+                    "Запись `in_progress`, аренда истекла",
+                    "Владелец начал и не закончил; при локальном эффекте эффекта нет",
+                    "Для внешнего эффекта — прошёл ли вызов",
+                    "Локальный эффект: повтор перехватит запись; внешний: сначала спросить внешнюю систему",
+                ],
+                [
+                    "Два платежа по заказу с разными ключами",
+                    "Сервер честно выполнил две разные операции",
+                    "Откуда второй ключ: новый на попытку или потерян при перезапуске",
+                    "Разбирать клиента: где создаётся и где хранится ключ",
+                ],
+                [
+                    "`422` на повторе",
+                    "Ключ пришёл с другим телом",
+                    "Менялись ли данные или в отпечаток попал шум: время, номер попытки",
+                    "Сравнить канонические тела; новым данным — новый ключ",
+                ],
+            ],
+        ),
+        heading("Где в бюджете потерялся ответ"),
+        paragraph(
+            f"Бюджет намерения из первой части — {_ms(BUDGET_MS)} мс. Наложим на него трассу `lost_response`:"
+        ),
+        data_table(
+            f"Фазы бюджета {_ms(BUDGET_MS)} мс и события трассы",
+            ["Фаза", "Интервал, мс", "Что происходит в трассе"],
+            [
+                [
+                    "Попытка 1",
+                    f"0–{_ms(ATTEMPT_TIMEOUT_MS)}",
+                    f"Запрос доходит до сервера за {UPLINK_MS} мс, платёж и ответ сохранены к "
+                    f"{UPLINK_MS + WORK_MS} мс, ответ потерян; клиент ждёт до конца тайм-аута",
+                ],
+                ["Пауза", f"{_ms(ATTEMPT_TIMEOUT_MS)}–{_ms(_PAUSE_END_MS)}", "Ничего не отправляется"],
+                [
+                    "Попытка 2",
+                    f"{_ms(_PAUSE_END_MS)}–{_ms(_SECOND_END_MS)}",
+                    "Тот же ключ, новый request id; сохранённый ответ у клиента к "
+                    f"{_ms(_PAUSE_END_MS + UPLINK_MS + DOWNLINK_MS)} мс",
+                ],
+                [
+                    "Запас на неопределённый исход",
+                    f"{_ms(_SECOND_END_MS)}–{_ms(BUDGET_MS)}",
+                    "Не понадобился; без ответа на вторую попытку клиент сказал бы «платёж мог пройти, "
+                    "проверяем статус»",
+                ],
+            ],
+        ),
+        paragraph(
+            f"Сервер закончил работу к {UPLINK_MS + WORK_MS} мс, а клиент ждал до "
+            f"{_ms(ATTEMPT_TIMEOUT_MS)}: ответ потерялся не из-за медленного сервера, искать надо в "
+            "соединении и прокси. Обратный случай тревожнее. Если время работы сервера подбирается к "
+            "тайм-ауту попытки, третий исход становится нормой: повторы приходят, пока первая попытка ещё "
+            "в `in_progress`, и в логах растёт доля `409`. Это лечится не ключами, а согласованием "
+            "тайм-аутов: сервер укладывается в тайм-аут клиента с запасом, прокси ждёт не меньше сервера."
+        ),
+        heading("Что считать ошибкой"),
+        unordered_list(
+            [
+                "**Не ошибка**: тайм-аут у клиента, `201` на сервере и повтор с тем же ключом, получивший "
+                "сохранённый ответ. Механизм сработал.",
+                "**Ошибка сервера**: два эффекта в одной области; повтор, отданный другому клиенту; "
+                "`in_progress`, который никто не восстанавливает.",
+                "**Ошибка клиента**: два ключа на одно намерение; ключ, переживший изменение данных "
+                "(`422`); повтор после срока хранения записи.",
+            ]
+        ),
+        paragraph(
+            "Разбор начинается с двух поисков — по request id попытки и по ключу намерения — и с одного "
+            "запроса к таблице записей. Если логи пишут оба идентификатора, а запись помнит владельца, "
+            "жалоба «ответа не было, а платёж создан» закрывается за минуты: списание одно, повтор "
+            "получил тот же платёж."
+        ),
+    ],
+    sources=[RFC7231_RETRY, RFC7230_RETRY, STRIPE_REQUEST_IDS, STRIPE_IDEMPOTENCY_STORAGE],
+)
+
+revisions = [the_revision, server_revision, diagnosis_revision]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -151,11 +152,19 @@ def _progress() -> Iterator[Report]:
 def _serve(args: argparse.Namespace, root: Path) -> int:
     from .serve import serve
 
+    # SIGTERM stops serve as cleanly as Ctrl-C does: the temporary site is removed.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         serve(root, args.port, lambda text: print(text, file=sys.stderr, flush=True))
     except OSError as exc:
         raise UsageError(f"cannot serve on port {args.port}: {exc.strerror}") from exc
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return 0
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _verify(args: argparse.Namespace, root: Path) -> int:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
+from .lifetime import die_with_parent
 from .model import Fixture
 
 
@@ -130,6 +131,7 @@ def _kill(process: BaseProcess) -> None:
 
 def _child(fx: Fixture, conn: Connection) -> None:
     """Worker body: call the fixture, send one message, never return."""
+    die_with_parent()
     os.setpgid(0, 0)
     # A fixture's prints must not mix with the JSON a command writes on stdout.
     os.dup2(2, 1)

@@ -11,6 +11,7 @@ site, or, between the two renames, no ``NAME`` and a whole ``.NAME.old`` that
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -25,15 +26,26 @@ def recover(target: Path) -> None:
     if old.is_dir() and not target.exists():
         old.rename(target)
     for leftover in (new, old):
-        if leftover.exists():
-            shutil.rmtree(leftover)
+        _remove(leftover)
+
+
+def _remove(folder: Path) -> None:
+    """Remove ``folder``; retry while a dying process of a killed build still writes in it."""
+    for attempt in range(20):
+        if not folder.exists():
+            return
+        try:
+            shutil.rmtree(folder)
+        except OSError:
+            if attempt == 19:
+                raise
+            time.sleep(0.1)
 
 
 def stage(target: Path, files: Mapping[str, bytes], *, assets: Path) -> Path:
     """Write ``files`` and a copy of ``assets`` into a fresh staging folder."""
     staging, _ = _siblings(target)
-    if staging.exists():
-        shutil.rmtree(staging)
+    _remove(staging)
     staging.mkdir(parents=True)
     if assets.is_dir():
         for source in sorted(p for p in assets.rglob("*") if p.is_file()):
@@ -63,5 +75,4 @@ def swap(staging: Path, target: Path) -> None:
     if target.exists():
         target.rename(old)
     staging.rename(target)
-    if old.exists():
-        shutil.rmtree(old)
+    _remove(old)

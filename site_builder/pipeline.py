@@ -102,7 +102,12 @@ def build(
     site = load_site(root)  # 1. load
     target = (out or root / site.settings.output_dir).resolve()
     _refuse_unsafe_target(root, target)
-    output.recover(target)  # what a killed build left, before anything else
+    try:
+        output.recover(target)  # what a killed build left, before anything else
+    except OSError as exc:
+        raise SiteBuilderError(
+            f"cannot clean up what an interrupted build left beside {target}: {exc}"
+        ) from exc
     report("validating and running fixtures")
     checked = check_site(root, run=True, jobs=jobs, site=site)  # 2-3. validate, fixtures
     if checked.problems:

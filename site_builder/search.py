@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from .errors import Problem
+from .lifetime import die_with_parent
 
 
 def index_search(staging: Path, language: str) -> list[Problem]:
@@ -23,7 +24,8 @@ def index_search(staging: Path, language: str) -> list[Problem]:
         language,
         "--quiet",
     ]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    # die_with_parent: a killed build must not leave the indexer writing into its staging folder.
+    done = subprocess.run(command, capture_output=True, text=True, check=False, preexec_fn=die_with_parent)
     if done.returncode == 0:
         return []
     detail = ((done.stderr or done.stdout).strip().splitlines() or ["no output"])[-1]

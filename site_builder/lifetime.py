@@ -1,0 +1,28 @@
+"""Child processes that cannot outlive the command that started them.
+
+A build killed with SIGKILL cannot clean up after itself. Its fixture workers
+and its search indexer would go on running, and the indexer would go on
+writing into a staging folder the next build is trying to remove. On Linux the
+kernel can kill a child when its parent dies (``PR_SET_PDEATHSIG``); elsewhere
+this is a no-op and the next build's cleanup retries instead.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to SIGKILL this process when its parent exits."""
+    if sys.platform != "linux":
+        return
+    parent = os.getppid()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
