@@ -58,6 +58,13 @@ def _parser() -> argparse.ArgumentParser:
 
     verify = _command(commands, "verify", "run fixtures and print their results as JSON", _verify)
     verify.add_argument("ids", nargs="*", metavar="ID", help="fixture ids MODULE:FUNCTION (default: all)")
+    verify.add_argument(
+        "--repeat",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="run each fixture N times and report any whose output differs",
+    )
 
     build = _command(
         commands, "build", "validate, run fixtures, render and write the site atomically", _build
@@ -168,7 +175,7 @@ def _interrupt(_signum: int, _frame: object) -> None:
 
 
 def _verify(args: argparse.Namespace, root: Path) -> int:
-    checked = verify_fixtures(root, args.ids)
+    checked = verify_fixtures(root, args.ids, repeat=args.repeat)
     fixtures = checked.site.fixtures()
     results = []
     for fid, outcome in checked.outcomes.items():

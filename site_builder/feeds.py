@@ -9,22 +9,21 @@ from __future__ import annotations
 
 import datetime
 import os
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
+from .html import NOT_XML
 from .paths import category_url
 from .render import Item, newest_first
 from .settings import Settings
 
 ATOM = "http://www.w3.org/2005/Atom"
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
-# XML 1.0 has no way to write these; validation reports them, this keeps the file well-formed.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _text(value: str) -> str:
-    return _NOT_XML.sub("", value)
+    # Validation reports these first; stripping here keeps the file well-formed regardless.
+    return NOT_XML.sub("", value)
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:

@@ -23,6 +23,10 @@ from multiprocessing.process import BaseProcess
 
 from .lifetime import die_with_parent
 from .model import Fixture
+from .sandbox import Guards
+
+MAX_OUTPUT_CHARS = 10_000_000
+"""A fixture's output is a claim an article prints part of, not a data dump."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,12 +134,14 @@ def _kill(process: BaseProcess) -> None:
 
 
 def _child(fx: Fixture, conn: Connection) -> None:
-    """Worker body: call the fixture, send one message, never return."""
+    """Worker body: call the fixture under guards, send one message, never return."""
     die_with_parent()
     os.setpgid(0, 0)
     # A fixture's prints must not mix with the JSON a command writes on stdout.
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    guards = Guards()
+    guards.install()
     started = time.perf_counter()
     try:
         message = _encode(fx.function())
@@ -145,7 +151,10 @@ def _child(fx: Fixture, conn: Connection) -> None:
             for f in traceback.extract_tb(exc.__traceback__)
             if f.filename == fx.site.path
         )
-        message = ("error", f"raised {type(exc).__name__}: {exc}", frames)
+        message = ("error", f"raised {type(exc).__name__}: {_short(exc)}", frames)
+    if guards.violations:
+        # Reported even when the fixture caught the PermissionError and went on.
+        message = ("error", "; ".join(guards.violations), message[2])
     try:
         conn.send((*message, time.perf_counter() - started))
     finally:
@@ -153,10 +162,22 @@ def _child(fx: Fixture, conn: Connection) -> None:
         os._exit(0)
 
 
+def _short(exc: BaseException) -> str:
+    text = str(exc)
+    return text if len(text) <= 500 else text[:497] + "…"
+
+
 def _encode(value: object) -> tuple[str, str, tuple[tuple[str, int, str], ...]]:
     if not isinstance(value, dict):
         return ("error", f"returned {type(value).__name__}, not a dict", ())
     try:
-        return ("ok", json.dumps(value, ensure_ascii=False, allow_nan=False), ())
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         return ("error", f"returned a value that is not JSON: {exc}", ())
+    if len(text) > MAX_OUTPUT_CHARS:
+        return (
+            "error",
+            f"returned {len(text):,} characters of JSON; at most {MAX_OUTPUT_CHARS:,} are allowed",
+            (),
+        )
+    return ("ok", text, ())

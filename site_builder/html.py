@@ -7,9 +7,13 @@ The spellings are part of the contract that downstream importers read:
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 from markupsafe import Markup
+
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters no XML 1.0 document can contain, escaped or not (feeds and sitemaps)."""
 
 _ENTITIES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'", "&#039;"))
 

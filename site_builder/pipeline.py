@@ -20,7 +20,7 @@ from .search import index_search
 from .sitecheck import check_pages
 from .sitefiles import render_site
 from .validate import validate
-from .verification import outcome_problems
+from .verification import outcome_problems, same_every_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +58,8 @@ def check_site(root: Path, *, run: bool, jobs: int | None = None, site: Site | N
     return Checked(site, tuple(sorted(problems, key=Problem.sort_key)), outcomes)
 
 
-def verify_fixtures(root: Path, ids: Sequence[str], *, jobs: int | None = None) -> Checked:
-    """Load the site and run the fixtures named (all when none are)."""
+def verify_fixtures(root: Path, ids: Sequence[str], *, jobs: int | None = None, repeat: int = 1) -> Checked:
+    """Load the site and run the fixtures named (all when none are), ``repeat`` times each."""
     site = load_site(root)
     known = site.fixtures()
     unknown = [fid for fid in ids if fid not in known]
@@ -67,7 +67,11 @@ def verify_fixtures(root: Path, ids: Sequence[str], *, jobs: int | None = None) 
         listed = ", ".join(known) or "none"
         raise UsageError(f"unknown fixture id {', '.join(unknown)}; the site has: {listed}")
     chosen = {fid: known[fid] for fid in (ids or known)}
-    outcomes = run_fixtures(chosen, timeout=site.settings.fixture_timeout, jobs=jobs or default_jobs())
+    runs = [
+        run_fixtures(chosen, timeout=site.settings.fixture_timeout, jobs=jobs or default_jobs())
+        for _ in range(max(1, repeat))
+    ]
+    outcomes = {fid: same_every_time([run[fid] for run in runs]) for fid in chosen}
     problems = [*site.problems, *outcome_problems(site, outcomes)]
     return Checked(site, tuple(sorted(problems, key=Problem.sort_key)), outcomes)
 

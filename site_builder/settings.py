@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from .errors import Problem, UsageError
+from .html import NOT_XML
 
 PYPROJECT = "pyproject.toml"
 _TABLE = re.compile(r"^\[tool\.site_builder[\].]", re.MULTILINE)
@@ -131,6 +132,8 @@ def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[P
 
 
 def _bad_value(key: str, value: object) -> str | None:
+    if isinstance(value, str) and (bad := NOT_XML.search(value)):
+        return f"{key} contains U+{ord(bad.group()):04X}, which XML 1.0 forbids"
     if key in ("title", "base_url") and not str(value).strip():
         return f"{key} must not be empty"
     if key == "base_url" and not re.fullmatch(r"https?://[^\s/?#]+(/\S*)?", str(value)):

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from .content import body_html, body_text
 from .errors import Problem
-from .html import urls_in_html
+from .html import NOT_XML, urls_in_html
 from .loader import Site, fixture_id
 from .model import Block, CallSite, Flaw, Revision
 from .paths import page_urls, resolves
@@ -80,6 +80,7 @@ def _revision_findings(
     site: Site, rev: Revision, pages: frozenset[str], fixtures: set[str]
 ) -> Iterator[Finding]:
     yield from _flaws(rev.flaws)
+    yield from _xml_characters(rev)
     yield from _metadata(rev)
     yield from _body(site, rev)
     yield from _sources(site, rev)
@@ -102,6 +103,42 @@ def _revision_findings(
                 f"verified_output uses {fixture_id(block.verified.fixture)}, "
                 "which is not a fixture of a batch",
             )
+
+
+def forbidden_character(text: str) -> str | None:
+    """Describe the first character XML 1.0 cannot carry, or None."""
+    match = NOT_XML.search(text)
+    if match is None:
+        return None
+    return f"U+{ord(match.group()):04X} at character {match.start() + 1}, which XML 1.0 forbids"
+
+
+def _xml_characters(rev: Revision) -> Iterator[Finding]:
+    """Text that would make the feed or the sitemap ill-formed, named by field."""
+    fields: list[tuple[CallSite, str, str]] = [
+        (rev.site, name, value)
+        for name, value in (
+            ("slug", rev.slug),
+            ("title", rev.title),
+            ("excerpt", rev.excerpt),
+            ("cover", rev.cover or ""),
+            ("published", rev.published),
+            ("lang", rev.lang or ""),
+        )
+    ]
+    fields += [(rev.site, f"category {n}", c) for n, c in enumerate(rev.categories, 1)]
+    fields += [
+        (src.site, f"source {n} {name}", str(getattr(src, name)))
+        for n, src in enumerate(rev.sources, 1)
+        for name in ("title", "url", "note")
+    ]
+    fields += [
+        (block.site if isinstance(block, Block) else rev.site, f"body item {n}", str(block))
+        for n, block in enumerate(rev.body, 1)
+    ]
+    for where, name, value in fields:
+        if (found := forbidden_character(value)) is not None:
+            yield where, "xml-character", f"{name} contains {found}"
 
 
 def _flaws(flaws: tuple[Flaw, ...]) -> Iterator[Finding]:

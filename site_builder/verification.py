@@ -7,11 +7,13 @@ that backs it.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
 from collections.abc import Iterator, Mapping
 
 from .errors import Problem
-from .fixtures import Outcome
+from .fixtures import Frame, Outcome
 from .loader import Site, fixture_id
 from .model import Block
 
@@ -71,9 +73,7 @@ def outcome_problems(site: Site, outcomes: Mapping[str, Outcome]) -> list[Proble
             continue
         fx = fixtures[fid]
         if outcome.frames:
-            failure += " at " + ", ".join(
-                f"{site.relative(f.path)}:{f.line} in {f.function}" for f in outcome.frames
-            )
+            failure += " at " + _frames_text(site, outcome.frames)
         problems.append(
             Problem(
                 path=site.relative(fx.site.path),
@@ -85,6 +85,17 @@ def outcome_problems(site: Site, outcomes: Mapping[str, Outcome]) -> list[Proble
         )
     problems.extend(drift_problems(site, outcomes))
     return problems
+
+
+def _frames_text(site: Site, frames: tuple[Frame, ...]) -> str:
+    """The fixture's own frames, repeats folded (a RecursionError has a thousand)."""
+    shown = [
+        f"{site.relative(frame.path)}:{frame.line} in {frame.function}" + (f" (×{n})" if n > 1 else "")
+        for frame, n in ((key, len(list(group))) for key, group in itertools.groupby(frames))
+    ]
+    if len(shown) > 8:
+        shown = [*shown[:3], f"… {len(shown) - 6} more …", *shown[-3:]]
+    return ", ".join(shown)
 
 
 def drift_problems(site: Site, outcomes: Mapping[str, Outcome]) -> Iterator[Problem]:
@@ -136,3 +147,24 @@ def _as_json(value: object) -> object:
         return json.loads(json.dumps(value, allow_nan=False))
     except (TypeError, ValueError):
         return None
+
+
+def same_every_time(runs: list[Outcome]) -> Outcome:
+    """The first run's outcome, turned into a failure if a later run disagrees with it."""
+    first = runs[0]
+    for number, later in enumerate(runs[1:], 2):
+        before, after = fixture_failure(first), fixture_failure(later)
+        if (before is None) != (after is None):
+            verdicts = f"run 1 {'passed' if before is None else 'failed'}, run {number} " + (
+                "passed" if after is None else f"failed: {after}"
+            )
+            return dataclasses.replace(first, error=f"is not deterministic: {verdicts}")
+        found = list(differences(first.output, later.output)) if before is None else []
+        if found:
+            detail = (
+                "; ".join(found[:5])
+                .replace("the article prints", "run 1 returned")
+                .replace("the fixture returns", f"run {number} returned")
+            )
+            return dataclasses.replace(first, error=f"is not deterministic: {detail}")
+    return first
