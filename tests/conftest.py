@@ -11,6 +11,8 @@ import pytest
 
 from site_builder import cli
 
+pytest_plugins = ["pytester"]
+
 SITES = Path(__file__).parent / "sites"
 
 SETTINGS = """\
