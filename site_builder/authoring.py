@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from markupsafe import Markup
 
+from .errors import a_kind
 from .model import CallSite, Fixture, Flaw, Revision, Source, call_site
 
 _REQUIRED = ("slug", "title", "categories", "excerpt", "published", "body", "sources")
@@ -103,7 +104,7 @@ def _body(check: _Checker, value: object) -> tuple[Markup, ...]:
         elif isinstance(item, str):
             check.flaw("body-type", f"body item {n} is plain text; wrap it in paragraph() or markdown()")
         else:
-            check.flaw("body-type", f"body item {n} is a {type(item).__name__}, not a helper block")
+            check.flaw("body-type", f"body item {n} is {a_kind(item)}, not a helper block")
     return tuple(found)
 
 

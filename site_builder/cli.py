@@ -20,7 +20,7 @@ from .errors import Problem, SiteBuilderError, UsageError
 from .pipeline import Report, build, check_site, print_nothing, verify_fixtures
 from .revisions_json import dumps, revisions_data
 from .settings import find_root
-from .verification import claims, fixture_failure
+from .verification import claims, failure_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -179,7 +179,7 @@ def _verify(args: argparse.Namespace, root: Path) -> int:
     fixtures = checked.site.fixtures()
     results = []
     for fid, outcome in checked.outcomes.items():
-        fx, failure = fixtures[fid], fixture_failure(outcome)
+        fx, failure = fixtures[fid], failure_text(checked.site, outcome)
         results.append(
             {
                 "id": fid,

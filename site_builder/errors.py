@@ -39,3 +39,9 @@ class Problem:
     def sort_key(self) -> tuple[str, int, str, str]:
         """Order problems by file, then line, so output is stable."""
         return (self.path, self.line, self.subject, self.message)
+
+
+def a_kind(value: object) -> str:
+    """``a str``, ``an int``: the type of ``value`` with its article, for messages."""
+    name = type(value).__name__
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name

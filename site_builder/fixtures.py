@@ -12,8 +12,10 @@ import contextlib
 import json
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from collections.abc import Mapping
@@ -60,6 +62,8 @@ class _Worker:
     fid: str
     process: BaseProcess
     started: float
+    scratch: str
+    """The worker's own temporary directory: the only place it may write."""
 
 
 def run_fixtures(fixtures: Mapping[str, Fixture], *, timeout: float, jobs: int) -> dict[str, Outcome]:
@@ -83,6 +87,9 @@ def run_fixtures(fixtures: Mapping[str, Fixture], *, timeout: float, jobs: int) 
             elif time.monotonic() - worker.started >= timeout:
                 del running[conn]
                 done[worker.fid] = _timed_out(conn, worker, timeout)
+            else:
+                continue
+            shutil.rmtree(worker.scratch, ignore_errors=True)
     return {fid: done[fid] for fid in fixtures}
 
 
@@ -97,10 +104,13 @@ def _start(fid: str, fx: Fixture) -> tuple[Connection, _Worker]:
     # Whatever sits in our buffers would otherwise be written twice by the child.
     sys.stdout.flush()
     sys.stderr.flush()
-    process = multiprocessing.get_context("fork").Process(target=_child, args=(fx, writer), daemon=True)
+    scratch = tempfile.mkdtemp(prefix="site-builder-fixture-")
+    process = multiprocessing.get_context("fork").Process(
+        target=_child, args=(fx, writer, scratch), daemon=True
+    )
     process.start()
     writer.close()
-    return reader, _Worker(fid, process, time.monotonic())
+    return reader, _Worker(fid, process, time.monotonic(), scratch)
 
 
 def _finish(conn: Connection, worker: _Worker) -> Outcome:
@@ -133,14 +143,17 @@ def _kill(process: BaseProcess) -> None:
     process.join()
 
 
-def _child(fx: Fixture, conn: Connection) -> None:
+def _child(fx: Fixture, conn: Connection, scratch: str) -> None:
     """Worker body: call the fixture under guards, send one message, never return."""
     die_with_parent()
     os.setpgid(0, 0)
     # A fixture's prints must not mix with the JSON a command writes on stdout.
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    guards = Guards()
+    # Its own temporary directory: a site that itself lives under /tmp stays out of reach.
+    os.environ["TMPDIR"] = scratch
+    tempfile.tempdir = scratch
+    guards = Guards(scratch)
     guards.install()
     started = time.perf_counter()
     try:

@@ -114,7 +114,8 @@ def figure(src: str, alt: str, caption: str) -> Block:
     if not isinstance(src, str) or not src.strip():
         parts.flaw("figure-src", f"src must be a non-empty path, not {src!r}")
         src = ""
-    parts.urls.append(src)
+    else:
+        parts.urls.append(src)
     if not isinstance(alt, str) or not alt.strip():
         parts.flaw("figure-alt", "alt text is required and must not be empty")
         alt = alt if isinstance(alt, str) else ""

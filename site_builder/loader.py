@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from .errors import Problem
+from .errors import Problem, a_kind
 from .model import Fixture, Revision
 from .settings import Settings, load_settings
 
@@ -127,15 +127,13 @@ def _load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
         kind = type(revisions).__name__
         return None, problem(line, "batch-revisions", f"'revisions' must be a list, not {kind}")
     good = tuple(item for item in revisions if isinstance(item, Revision))
-    wrong = [
-        (n, type(item).__name__) for n, item in enumerate(revisions, 1) if not isinstance(item, Revision)
-    ]
+    wrong = [(n, a_kind(item)) for n, item in enumerate(revisions, 1) if not isinstance(item, Revision)]
     # A wrong item is reported, and the good revisions are still checked.
     found = (
         problem(
             line,
             "batch-revisions",
-            "; ".join(f"revisions item {n} is a {kind}, not a revision(...)" for n, kind in wrong),
+            "; ".join(f"revisions item {n} is {kind}, not a revision(...)" for n, kind in wrong),
         )
         if wrong
         else None

@@ -1,7 +1,8 @@
 """Guards a fixture worker installs before calling the author's code.
 
 A fixture must be deterministic and local: it may not open a network
-connection, and it may write only inside the temporary directory. Both are
+connection, and it may write only inside its own temporary directory (the
+worker's ``tempfile.gettempdir()``). Both are
 enforced with audit hooks (PEP 578) in the worker process, which is thrown
 away afterwards: the forbidden call raises ``PermissionError`` and is also
 recorded, so a fixture that swallows the exception is still reported.
@@ -9,9 +10,9 @@ recorded, so a fixture that swallows the exception is still reported.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -40,9 +41,9 @@ _HARMLESS = ("/dev/null", "/dev/stdout", "/dev/stderr")
 class Guards:
     """What the worker refused, in the order it happened."""
 
-    def __init__(self) -> None:
+    def __init__(self, scratch: str) -> None:
         self.violations: list[str] = []
-        self._temp = Path(tempfile.gettempdir()).resolve()
+        self._temp = Path(scratch).resolve()
 
     def install(self) -> None:
         """Register the audit hook (for the rest of this process's life)."""
@@ -62,7 +63,7 @@ class Guards:
             if not isinstance(address, str | bytes):  # AF_UNIX paths are local
                 return f"tried to open a network connection to {address!r} (refused: fixtures run offline)"
         if event in _LOOKUP_EVENTS:
-            return f"tried to resolve {args[0]!r} for a network connection (refused: fixtures run offline)"
+            return _lookup_message(args)
         if event == "open" and _writes(args):
             return self._outside(args[0], "write to")
         for index, fd_index in _PATH_EVENTS.get(event, ()):
@@ -85,7 +86,17 @@ class Guards:
         resolved = (base / text).resolve()
         if resolved.is_relative_to(self._temp):
             return None
-        return f"tried to {verb} {text!r}, outside the temporary directory {str(self._temp)!r}"
+        return f"tried to {verb} {text!r}, outside its temporary directory (tempfile.gettempdir())"
+
+
+def _lookup_message(args: tuple[object, ...]) -> str:
+    host = args[0].decode() if isinstance(args[0], bytes) else args[0]
+    try:
+        ipaddress.ip_address(str(host))
+    except ValueError:
+        return f"tried to resolve {host!r} for a network connection (refused: fixtures run offline)"
+    port = f" port {args[1]}" if len(args) > 1 and args[1] is not None else ""
+    return f"tried to open a network connection to {host!r}{port} (refused: fixtures run offline)"
 
 
 def _folder_of(fd: int) -> Path | None:

@@ -68,12 +68,10 @@ def outcome_problems(site: Site, outcomes: Mapping[str, Outcome]) -> list[Proble
     problems = []
     fixtures = site.fixtures()
     for fid, outcome in outcomes.items():
-        failure = fixture_failure(outcome)
+        failure = failure_text(site, outcome)
         if failure is None:
             continue
         fx = fixtures[fid]
-        if outcome.frames:
-            failure += " at " + _frames_text(site, outcome.frames)
         problems.append(
             Problem(
                 path=site.relative(fx.site.path),
@@ -85,6 +83,14 @@ def outcome_problems(site: Site, outcomes: Mapping[str, Outcome]) -> list[Proble
         )
     problems.extend(drift_problems(site, outcomes))
     return problems
+
+
+def failure_text(site: Site, outcome: Outcome) -> str | None:
+    """Why a fixture failed, with its own frames for an exception; None when it passed."""
+    failure = fixture_failure(outcome)
+    if failure is not None and outcome.frames:
+        failure += " at " + _frames_text(site, outcome.frames)
+    return failure
 
 
 def _frames_text(site: Site, frames: tuple[Frame, ...]) -> str:

