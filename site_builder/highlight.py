@@ -31,14 +31,17 @@ def _replace(match: re.Match[str]) -> str:
     except ClassNotFound:
         return match.group(0)
     tokens = highlight(html.unescape(escaped), lexer, _FORMATTER).rstrip("\n")
-    return f'<pre class="highlight"><code class="language-{language}">{tokens}</code></pre>'
+    return f'<pre class="highlight" tabindex="0"><code class="language-{language}">{tokens}</code></pre>'
 
 
 def highlight_css() -> str:
     """Token colours: a light style, and a dark one under ``prefers-color-scheme``."""
-    light = HtmlFormatter(style="default").get_style_defs(".highlight")  # type: ignore[no-untyped-call]
+    # xcode: every token colour keeps a 4.5:1 contrast on the theme's code background.
+    light = HtmlFormatter(style="xcode").get_style_defs(".highlight")  # type: ignore[no-untyped-call]
     dark = HtmlFormatter(style="monokai").get_style_defs(".highlight")  # type: ignore[no-untyped-call]
-    return f"{_only_tokens(light)}\n@media (prefers-color-scheme: dark) {{\n{_only_tokens(dark)}\n}}\n"
+    # screen only: paper gets the light colours even when the system is in dark mode.
+    dark_block = f"@media screen and (prefers-color-scheme: dark) {{\n{_only_tokens(dark)}\n}}"
+    return f"{_only_tokens(light)}\n{dark_block}\n"
 
 
 def _only_tokens(css: str) -> str:

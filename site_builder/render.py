@@ -15,6 +15,7 @@ import jinja2
 from markupsafe import Markup
 
 from .anchors import add_heading_ids
+from .focusable import focusable_regions
 from .highlight import highlight_code
 from .i18n import labels
 from .paths import article_url, category_slug, category_url
@@ -148,7 +149,7 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
         "categories": item.categories,
         "fixtures": item.fixtures,
         "verified_count": item.verified,
-        "body": Markup(highlight_code(body)),
+        "body": Markup(focusable_regions(highlight_code(body))),
     }
     return _page(
         env,
