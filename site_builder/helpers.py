@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup
 
-from .html import attr, element, escape_text, urls_in_html
+from .html import attr, element, escape_text, forbidden_character, urls_in_html
 from .markdown import render_block, render_inline
 from .model import Block, CallSite, Fixture, Flaw, Verified, call_site
 
@@ -39,6 +39,9 @@ class _Parts:
             self.urls.extend(urls_in_html(value))
             return str(value)
         if isinstance(value, str):
+            if bad := forbidden_character(value):
+                # Checked on the raw text: Markdown would turn NUL into U+FFFD silently.
+                self.flaw("xml-character", f"{what} contains {bad}")
             rendered = render_inline(value)
             self.urls.extend(rendered.urls)
             return rendered.html
@@ -84,6 +87,8 @@ def markdown(text: str) -> Block:
         return parts.block(parts.inline(text, "the text"))
     if not isinstance(text, str):
         return parts.block(parts.flaw("helper-type", f"the text must be a str, not {_kind(text)}"))
+    if bad := forbidden_character(text):
+        parts.flaw("xml-character", f"the text contains {bad}")
     rendered = render_block(text)
     parts.urls.extend(rendered.urls)
     return parts.block(rendered.html)

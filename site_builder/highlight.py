@@ -30,7 +30,10 @@ def _replace(match: re.Match[str]) -> str:
         lexer = get_lexer_by_name(language.lower(), stripnl=False, ensurenl=False)
     except ClassNotFound:
         return match.group(0)
-    tokens = highlight(html.unescape(escaped), lexer, _FORMATTER).rstrip("\n")
+    code = html.unescape(escaped)
+    # Pygments drops a leading U+FEFF; the page must show what was written.
+    bom = "\ufeff" if code.startswith("\ufeff") else ""
+    tokens = bom + highlight(code[len(bom) :], lexer, _FORMATTER).rstrip("\n")
     return f'<pre class="highlight" tabindex="0"><code class="language-{language}">{tokens}</code></pre>'
 
 

@@ -15,6 +15,15 @@ from markupsafe import Markup
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 """Characters no XML 1.0 document can contain, escaped or not (feeds and sitemaps)."""
 
+
+def forbidden_character(text: str) -> str | None:
+    """Describe the first character XML 1.0 cannot carry, or None."""
+    match = NOT_XML.search(text)
+    if match is None:
+        return None
+    return f"U+{ord(match.group()):04X} at character {match.start() + 1}, which XML 1.0 forbids"
+
+
 _ENTITIES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'", "&#039;"))
 
 

@@ -48,7 +48,10 @@ def stage(target: Path, files: Mapping[str, bytes], *, assets: Path) -> Path:
     _remove(staging)
     staging.mkdir(parents=True)
     if assets.is_dir():
-        for source in sorted(p for p in assets.rglob("*") if p.is_file()):
+        inside = assets.resolve()
+        # A symlink to a file outside assets/ is never published.
+        sources = (p for p in assets.rglob("*") if p.is_file() and p.resolve().is_relative_to(inside))
+        for source in sorted(sources):
             copy = staging / "assets" / source.relative_to(assets)
             copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, copy)

@@ -15,6 +15,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 FIXED_FILES = ("index.html", "404.html", "feed.xml", "sitemap.xml", "robots.txt", "revisions.json")
+MAX_CATEGORY_BYTES = 200
+"""A category page is a folder: its URL name must fit a file name (255 bytes on most systems)."""
 ASSETS_URL = "/assets/"
 """Files of the assets folder are served below this URL, whatever the folder is called."""
 _NOT_WORD = re.compile(r"[^\w]+")
@@ -43,7 +45,8 @@ def category_slug(name: str) -> str:
     folded = unicodedata.normalize("NFKC", name).casefold()
     if _SEPARATORS.sub("-", folded).strip("-") == slug:
         return slug
-    return f"{slug}-{hashlib.sha1(folded.encode('utf-8')).hexdigest()[:6]}"
+    digest = hashlib.sha1(folded.encode("utf-8", "surrogatepass")).hexdigest()[:6]
+    return f"{slug}-{digest}"
 
 
 def category_path(name: str) -> str:
