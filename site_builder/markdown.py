@@ -9,6 +9,7 @@ parser silently dropping the link.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -84,8 +85,21 @@ def _urls(tokens: Sequence[Token]) -> tuple[str, ...]:
     return tuple(found)
 
 
+# Characters that can start an inline rule (or that normalisation changes). Text
+# without any of them renders as itself, escaped: most headings, list items and
+# table cells skip the parser, which is the largest cost of loading a site.
+_ACTIVE = re.compile(r"[\n\r\x00\\`*_\[\]!<~&]")
+
+
 def render_inline(text: str) -> Rendered:
     """Render one line-level piece of Markdown (no paragraphs, no headings)."""
+    if _ACTIVE.search(text) is None:
+        return Rendered(escape_text(text), ())
+    return parse_inline(text)
+
+
+def parse_inline(text: str) -> Rendered:
+    """:func:`render_inline` without the shortcut for plain text (tests compare the two)."""
     md = parser()
     env: EnvType = {}
     tokens = md.parseInline(text, env)

@@ -16,7 +16,7 @@ from .errors import Problem, SiteBuilderError, UsageError
 from .fixtures import Outcome, run_fixtures
 from .loader import Site, load_site
 from .model import Fixture
-from .search import index_search
+from .search import UI_FILES, finish_index, start_index
 from .sitecheck import check_pages
 from .sitefiles import render_site
 from .validate import validate
@@ -136,16 +136,21 @@ def build(
 def _stage_and_check(site: Site, files: dict[str, bytes], target: Path, report: Report) -> list[Problem]:
     """Write into the staging folder, index and check it, then swap it in (7) or drop it."""
     staging = output.stage(target, files, assets=site.root / site.settings.assets_dir)
+    indexer = None
     try:
-        report("indexing for search")
-        problems = index_search(staging, site.settings.language)
-        report("checking links")
+        report("indexing for search, checking links")
+        staged = output.listing(staging)  # before the indexer starts writing beside it
+        indexer = start_index(staging, site.settings.language)  # 5. search index, in the background
         html = {path: data.decode("utf-8") for path, data in files.items() if path.endswith(".html")}
-        problems = problems or check_pages(html, output.listing(staging), target.name)
+        problems = check_pages(html, staged | UI_FILES, target.name)  # 6. checks
+        problems += finish_index(indexer, staging)
         if not problems:
             report("writing")
             output.swap(staging, target)  # 7. replace the old site whole
     finally:
+        if indexer is not None and indexer.poll() is None:
+            indexer.kill()
+            indexer.communicate()
         output.discard(staging)
     return problems
 
