@@ -89,10 +89,8 @@ def load_site(root: Path) -> Site:
         )
         return Site(root, settings, (), tuple(problems))
     batches = []
-    for path in sorted(folder.glob("*.py")):
-        if path.name.startswith("_"):
-            continue
-        batch, problem = _load_batch(path, root)
+    for path in batch_paths(folder):
+        batch, problem = load_batch(path, root)
         if problem is not None:
             problems.append(problem)
         if batch is not None:
@@ -100,7 +98,13 @@ def load_site(root: Path) -> Site:
     return Site(root, settings, tuple(batches), tuple(problems))
 
 
-def _load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
+def batch_paths(folder: Path) -> list[Path]:
+    """The batch modules of an articles folder, in site order."""
+    return sorted(path for path in folder.glob("*.py") if not path.name.startswith("_"))
+
+
+def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
+    """Import one batch module: its revisions and fixtures, or the problem that stopped it."""
     name = path.stem
     relative = path.relative_to(root).as_posix()
 

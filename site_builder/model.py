@@ -86,6 +86,19 @@ class Fixture:
     def __call__(self) -> object:
         return self.function()
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Sent between processes without its function: a batch is loaded, and its
+        # fixtures run, in the worker that imported it; the rest is plain data.
+        return (_detached_fixture, (self.name, self.module, self.site, self.flaws))
+
+
+def _detached_fixture(name: str, module: str, site: CallSite, flaws: tuple[Flaw, ...]) -> Fixture:
+    return Fixture(function=_not_here, name=name, module=module, site=site, flaws=flaws)
+
+
+def _not_here() -> object:
+    raise RuntimeError("this fixture was loaded in another process and runs there")
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Verified:

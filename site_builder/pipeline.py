@@ -16,7 +16,9 @@ from .errors import Problem, SiteBuilderError, UsageError
 from .fixtures import Outcome, run_fixtures
 from .loader import Site, load_site
 from .model import Fixture
+from .parallel import load_in_workers
 from .search import UI_FILES, finish_index, start_index
+from .settings import load_settings
 from .sitecheck import check_pages
 from .sitefiles import render_site
 from .validate import validate
@@ -45,15 +47,13 @@ def runnable(site: Site) -> dict[str, Fixture]:
     return {fid: fx for fid, fx in site.fixtures().items() if not fx.flaws}
 
 
-def check_site(root: Path, *, run: bool, jobs: int | None = None, site: Site | None = None) -> Checked:
-    """Steps 1-3: load every batch (unless given), validate everything, run every fixture."""
-    site = site or load_site(root)  # 1. load
+def check_site(root: Path, *, run: bool, jobs: int | None = None) -> Checked:
+    """Steps 1-3: load every batch, validate everything, run every fixture."""
+    # 1 and 3: batches are imported, and their fixtures run, in worker processes,
+    # so a batch that ends its process at import is reported like any other mistake.
+    site, outcomes = load_in_workers(root, jobs=jobs or default_jobs(), run=run)
     problems = validate(site)  # 2. validate
-    outcomes: dict[str, Outcome] = {}
-    if run:  # 3. fixtures
-        outcomes = run_fixtures(
-            runnable(site), timeout=site.settings.fixture_timeout, jobs=jobs or default_jobs()
-        )
+    if run:
         problems += outcome_problems(site, outcomes)
     return Checked(site, tuple(sorted(problems, key=Problem.sort_key)), outcomes)
 
@@ -102,9 +102,8 @@ def build(
 ) -> Built:
     """Load, validate, run fixtures, render, check the result, then swap it in whole."""
     root = root.resolve()
-    report("loading")
-    site = load_site(root)  # 1. load
-    target = (out or root / site.settings.output_dir).resolve()
+    settings, _ = load_settings(root)
+    target = (out or root / settings.output_dir).resolve()
     _refuse_unsafe_target(root, target)
     try:
         output.recover(target)  # what a killed build left, before anything else
@@ -112,8 +111,9 @@ def build(
         raise SiteBuilderError(
             f"cannot clean up what an interrupted build left beside {target}: {exc}"
         ) from exc
-    report("validating and running fixtures")
-    checked = check_site(root, run=True, jobs=jobs, site=site)  # 2-3. validate, fixtures
+    report("loading, validating and running fixtures")
+    checked = check_site(root, run=True, jobs=jobs)  # 1-3. load, validate, fixtures
+    site = checked.site
     if checked.problems:
         return Built(checked, checked.problems, 0, 0)
     report("rendering")
