@@ -20,7 +20,7 @@ from .parallel import load_in_workers
 from .search import UI_FILES, finish_index, start_index
 from .settings import load_settings
 from .sitecheck import check_pages
-from .sitefiles import render_site
+from .sitefiles import Prepared, render_site
 from .validate import validate
 from .verification import outcome_problems, same_every_time
 
@@ -35,6 +35,8 @@ class Checked:
     """Every problem found, sorted by file and line."""
     outcomes: dict[str, Outcome]
     """Fixture outcomes by id (empty when fixtures were not run)."""
+    prepared: list[Prepared] | None = None
+    """Each batch rendered where it was loaded (a build), in site order."""
 
 
 def default_jobs() -> int:
@@ -47,15 +49,16 @@ def runnable(site: Site) -> dict[str, Fixture]:
     return {fid: fx for fid, fx in site.fixtures().items() if not fx.flaws}
 
 
-def check_site(root: Path, *, run: bool, jobs: int | None = None) -> Checked:
-    """Steps 1-3: load every batch, validate everything, run every fixture."""
+def check_site(root: Path, *, run: bool, jobs: int | None = None, render: bool = False) -> Checked:
+    """Steps 1-3: load every batch, validate everything, run every fixture (and, for a
+    build, render each batch where it was loaded)."""
     # 1 and 3: batches are imported, and their fixtures run, in worker processes,
     # so a batch that ends its process at import is reported like any other mistake.
-    site, outcomes = load_in_workers(root, jobs=jobs or default_jobs(), run=run)
+    site, outcomes, prepared = load_in_workers(root, jobs=jobs or default_jobs(), run=run, render=render)
     problems = validate(site)  # 2. validate
     if run:
         problems += outcome_problems(site, outcomes)
-    return Checked(site, tuple(sorted(problems, key=Problem.sort_key)), outcomes)
+    return Checked(site, tuple(sorted(problems, key=Problem.sort_key)), outcomes, prepared)
 
 
 def verify_fixtures(root: Path, ids: Sequence[str], *, jobs: int | None = None, repeat: int = 1) -> Checked:
@@ -112,12 +115,12 @@ def build(
             f"cannot clean up what an interrupted build left beside {target}: {exc}"
         ) from exc
     report("loading, validating and running fixtures")
-    checked = check_site(root, run=True, jobs=jobs)  # 1-3. load, validate, fixtures
+    checked = check_site(root, run=True, jobs=jobs, render=True)  # 1-3. load, validate, fixtures
     site = checked.site
     if checked.problems:
         return Built(checked, checked.problems, 0, 0)
     report("rendering")
-    files, problems = render_site(site)  # 4. render in memory
+    files, problems = render_site(site, checked.prepared)  # 4. render in memory
     if problems:
         return Built(checked, tuple(problems), 0, 0)
     try:

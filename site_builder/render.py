@@ -7,6 +7,7 @@ template sees is passed in explicitly: there is no "current page" state.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,8 +53,13 @@ class Item:
     content_html: str
 
 
+@functools.cache
 def environment(root: Path) -> jinja2.Environment:
-    """The one Jinja environment: site templates first, then the package's."""
+    """The one Jinja environment of a site: its templates first, then the package's.
+
+    Kept for the life of the process (a worker renders many batches with it);
+    Jinja reloads a template whose file changed, so ``serve`` stays current.
+    """
     loader = jinja2.ChoiceLoader(
         [jinja2.FileSystemLoader(root / "templates"), jinja2.PackageLoader("site_builder", "templates")]
     )
@@ -94,6 +100,16 @@ def newest_first(items: Sequence[Item]) -> list[Item]:
 
 def render_pages(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
     """Every HTML page of the site by its output path."""
+    return render_lists(env, settings, items) | render_articles(env, settings, items)
+
+
+def render_articles(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
+    """The article pages of ``items``: each depends on its own revision only."""
+    return {f"articles/{item.slug}/index.html": _article(env, settings, item) for item in items}
+
+
+def render_lists(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
+    """The pages that list articles (index, categories) and the 404 page."""
     common = {"site": settings}
     pages = {
         "index.html": _page(
@@ -107,8 +123,6 @@ def render_pages(env: jinja2.Environment, settings: Settings, items: Sequence[It
             items=newest_first(items),
         )
     }
-    for item in items:
-        pages[f"articles/{item.slug}/index.html"] = _article(env, settings, item)
     categories = _categories(items)
     pages["categories/index.html"] = _page(
         env, "categories.html", settings, "/categories/", common, categories=[c for c, _ in categories]
