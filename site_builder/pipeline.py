@@ -1,7 +1,7 @@
-"""The one orchestrator: load, validate, run fixtures, judge them.
+"""The one orchestrator: load, validate, run fixtures, render, check, write.
 
-``validate`` is this path without writing anything; ``build`` (a later step)
-adds rendering and writing after the same steps.
+``validate`` and ``revisions`` are the first steps without writing anything;
+``build`` goes on to render, check the result and swap it in whole.
 """
 
 from __future__ import annotations
