@@ -60,10 +60,15 @@ class Site:
 
     def relative(self, path: str | Path) -> str:
         """``path`` relative to the root, with forward slashes when inside it."""
-        try:
-            return Path(path).resolve().relative_to(self.root).as_posix()
-        except ValueError:
-            return Path(path).as_posix()
+        return relative_to_root(self.root, path)
+
+
+def relative_to_root(root: Path, path: str | Path) -> str:
+    """``path`` relative to ``root``, with forward slashes when inside it; as given otherwise."""
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
 
 
 def fixture_id(fixture: Fixture) -> str:

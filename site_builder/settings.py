@@ -17,7 +17,8 @@ from .html import NOT_XML
 
 PYPROJECT = "pyproject.toml"
 _TABLE = re.compile(r"^\[tool\.site_builder[\].]", re.MULTILINE)
-_LANG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
+LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
+"""A language tag as the site accepts it: ``en``, ``ru``, ``pt-BR``."""
 _SOURCES_LABEL_RU = "Проверяемые источники"
 _DEFAULT_LABELS = {"en": "Sources", "ko": "출처"}
 
@@ -138,7 +139,7 @@ def _bad_value(key: str, value: object) -> str | None:
         return f"{key} must not be empty"
     if key == "base_url" and not re.fullmatch(r"https?://[^\s/?#]+(/\S*)?", str(value)):
         return f"base_url must be an absolute http(s) URL, not {value!r}"
-    if key == "language" and not _LANG.fullmatch(str(value)):
+    if key == "language" and not LANGUAGE_TAG.fullmatch(str(value)):
         return f"language {value!r} is not a language tag like 'en' or 'ru'"
     if key == "fixture_timeout" and isinstance(value, int | float) and value <= 0:
         return f"fixture_timeout must be more than 0 seconds, not {value}"

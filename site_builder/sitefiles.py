@@ -16,7 +16,7 @@ import jinja2
 from .errors import Problem
 from .feeds import atom_feed, robots, sitemap
 from .highlight import highlight_css
-from .loader import Batch, Site
+from .loader import Batch, Site, relative_to_root
 from .model import Block
 from .render import environment, items_from, render_articles, render_lists
 from .revisions_json import dumps, revision_dict
@@ -93,19 +93,12 @@ def _template_problem(root: Path, exc: jinja2.TemplateError) -> Problem:
     name = getattr(exc, "filename", None) or (frame[0] if frame else "templates")
     line = getattr(exc, "lineno", None) or (frame[1] if frame else 1)
     return Problem(
-        path=_relative(root, name),
+        path=relative_to_root(root, name),
         line=line,
         subject="template",
         rule="template",
         message=f"{type(exc).__name__}: {exc.message or exc}",
     )
-
-
-def _relative(root: Path, name: str) -> str:
-    try:
-        return Path(name).resolve().relative_to(root).as_posix()
-    except ValueError:
-        return Path(name).as_posix()
 
 
 def _template_frame(exc: BaseException) -> tuple[str, int] | None:

@@ -18,11 +18,11 @@ from .html import forbidden_character, urls_in_html
 from .loader import Site, fixture_id
 from .model import Block, CallSite, Flaw, Revision
 from .paths import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
+from .settings import LANGUAGE_TAG
 from .urls import check_url
 
 _SLUG = re.compile(r"[a-z0-9-]{3,120}")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_LANG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
 
 
 def validate(site: Site) -> list[Problem]:
@@ -158,7 +158,7 @@ def _metadata(rev: Revision) -> Iterator[Finding]:
             yield at, "categories", f"category {number} makes a URL name of {size:,} bytes; {limit}"
     if rev.published and not _is_date(rev.published):
         yield at, "published", f"published {rev.published!r} is not an ISO date like 2020-06-18"
-    if rev.lang is not None and not _LANG.fullmatch(rev.lang):
+    if rev.lang is not None and not LANGUAGE_TAG.fullmatch(rev.lang):
         yield at, "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"
 
 
