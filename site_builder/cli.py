@@ -179,7 +179,7 @@ def _verify(args: argparse.Namespace, root: Path) -> int:
     fixtures = checked.site.fixtures()
     results = []
     for fid, outcome in checked.outcomes.items():
-        fx, failure = fixtures[fid], failure_text(checked.site, outcome)
+        fx, failure = fixtures[fid], failure_text(checked.site.root, outcome)
         results.append(
             {
                 "id": fid,

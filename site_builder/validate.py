@@ -8,101 +8,136 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from markupsafe import Markup
 
 from .content import body_html, body_text
 from .errors import Problem
 from .html import forbidden_character, urls_in_html
-from .loader import Site, fixture_id
+from .loader import Batch, Site, fixture_id, relative_to_root
 from .model import Block, CallSite, Flaw, Revision
 from .paths import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
-from .settings import LANGUAGE_TAG
+from .settings import LANGUAGE_TAG, Settings
 from .urls import check_url
+from .verification import Claim, as_json
 
 _SLUG = re.compile(r"[a-z0-9-]{3,120}")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
+@dataclass(frozen=True, slots=True)
+class Refs:
+    """What one batch says about the rest of the site, checked once every batch is in.
+
+    Everything else about a batch is judged by :func:`batch_problems` alone, so a
+    build can keep those problems with the batch and redo only this cheap part.
+    """
+
+    slugs: tuple[tuple[str, CallSite], ...]
+    """Every revision's slug and where it was written, in list order."""
+    categories: tuple[str, ...]
+    """Every revision's categories."""
+    links: tuple[tuple[CallSite, str, str, str], ...]
+    """Site-relative URLs: (where, subject, URL as written, decoded path)."""
+    uses: tuple[tuple[CallSite, str, str], ...]
+    """``verified_output`` blocks: (where, subject, fixture id)."""
+    claims: tuple[Claim, ...]
+    """Well-formed ``verified_output`` blocks: (where, subject, fixture id, what they print as JSON)."""
+    fixtures: tuple[str, ...]
+    """Ids of the fixtures the batch defines."""
+
+
 def validate(site: Site) -> list[Problem]:
     """Every problem of the site: loading, settings, revisions and fixture definitions."""
     problems = list(site.problems)
-    pages = page_urls(
-        (rev.slug for _, rev in site.revisions()),
-        (c for _, rev in site.revisions() for c in rev.categories),
-    )
-    known_fixtures = set(site.fixtures())
-    first_slug: dict[str, CallSite] = {}
-    for _, rev in site.revisions():
-        subject = rev.slug or "revision"
-        for site_, rule, message in _revision_findings(site, rev, pages, known_fixtures):
-            problems.append(
-                Problem(
-                    path=site.relative(site_.path),
-                    line=site_.line,
-                    subject=subject,
-                    rule=rule,
-                    message=message,
-                )
-            )
-        if rev.slug in first_slug:
-            where = first_slug[rev.slug]
-            problems.append(
-                Problem(
-                    path=site.relative(rev.site.path),
-                    line=rev.site.line,
-                    subject=subject,
-                    rule="slug-unique",
-                    message=f"slug {rev.slug!r} is already used at {site.relative(where.path)}:{where.line}",
-                )
-            )
-        elif rev.slug:
-            first_slug[rev.slug] = rev.site
-    for fid, fx in site.fixtures().items():
-        problems.extend(
-            Problem(
-                path=site.relative(f.site.path),
-                line=f.site.line,
-                subject=f"fixture {fid}",
-                rule=f.rule,
-                message=f.message,
-            )
-            for f in fx.flaws
-        )
+    parts = []
+    for batch in site.batches:
+        found, refs = batch_problems(site.root, site.settings, batch)
+        problems += found
+        parts.append(refs)
+    problems += site_problems(site.root, site.settings, parts)
     return sorted(problems, key=Problem.sort_key)
+
+
+def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
+    """The problems one batch has on its own, and what the site-wide rules need of it."""
+    problems: list[Problem] = []
+    slugs: list[tuple[str, CallSite]] = []
+    categories: list[str] = []
+    links: list[tuple[CallSite, str, str, str]] = []
+    uses: list[tuple[CallSite, str, str]] = []
+    claims: list[Claim] = []
+    for rev in batch.revisions:
+        subject = rev.slug or "revision"
+        for where, rule, message in _revision_findings(settings, rev):
+            problems.append(_problem(root, where, subject, rule, message))
+        slugs.append((rev.slug, rev.site))
+        categories += rev.categories
+        for where, url in _urls(rev):
+            checked = check_url(url)
+            if checked.error:
+                problems.append(_problem(root, where, subject, "url", checked.error))
+            elif checked.local_path is not None:
+                links.append((where, subject, url, checked.local_path))
+        for block in rev.body:
+            if isinstance(block, Block) and block.verified:
+                fid = fixture_id(block.verified.fixture)
+                uses.append((block.site, subject, fid))
+                if not block.flaws:
+                    claims.append((block.site, subject, fid, as_json(block.verified.expected)))
+    fixtures = {fixture_id(fx): fx for fx in batch.fixtures}
+    for fid, fx in fixtures.items():
+        problems += [_problem(root, f.site, f"fixture {fid}", f.rule, f.message) for f in fx.flaws]
+    refs = Refs(tuple(slugs), tuple(categories), tuple(links), tuple(uses), tuple(claims), tuple(fixtures))
+    return problems, refs
+
+
+def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list[Problem]:
+    """The rules that need every batch: unique slugs, links to pages, fixtures that exist."""
+    problems = []
+    pages = page_urls((s for p in parts for s, _ in p.slugs), (c for p in parts for c in p.categories))
+    known = {fid for part in parts for fid in part.fixtures}
+    assets = root / settings.assets_dir
+    first_slug: dict[str, CallSite] = {}
+    for part in parts:
+        for slug, at in part.slugs:
+            if slug in first_slug:
+                where = first_slug[slug]
+                message = (
+                    f"slug {slug!r} is already used at {relative_to_root(root, where.path)}:{where.line}"
+                )
+                problems.append(_problem(root, at, slug or "revision", "slug-unique", message))
+            elif slug:
+                first_slug[slug] = at
+        for at, subject, url, path in part.links:
+            if not resolves(path, pages, assets):
+                message = f"{url!r} is neither a file under {settings.assets_dir}/ nor a page of the site"
+                problems.append(_problem(root, at, subject, "url-target", message))
+        for at, subject, fid in part.uses:
+            if fid not in known:
+                message = f"verified_output uses {fid}, which is not a fixture of a batch"
+                problems.append(_problem(root, at, subject, "verified-fixture", message))
+    return problems
+
+
+def _problem(root: Path, where: CallSite, subject: str, rule: str, message: str) -> Problem:
+    return Problem(
+        path=relative_to_root(root, where.path), line=where.line, subject=subject, rule=rule, message=message
+    )
 
 
 Finding = tuple[CallSite, str, str]
 
 
-def _revision_findings(
-    site: Site, rev: Revision, pages: frozenset[str], fixtures: set[str]
-) -> Iterator[Finding]:
+def _revision_findings(settings: Settings, rev: Revision) -> Iterator[Finding]:
     yield from _flaws(rev.flaws)
     yield from _xml_characters(rev)
     yield from _metadata(rev)
-    yield from _body(site, rev)
-    yield from _sources(site, rev)
-    assets = site.root / site.settings.assets_dir
-    for where, url in _urls(rev):
-        checked = check_url(url)
-        if checked.error:
-            yield where, "url", checked.error
-        elif checked.local_path is not None and not resolves(checked.local_path, pages, assets):
-            yield (
-                where,
-                "url-target",
-                f"{url!r} is neither a file under {site.settings.assets_dir}/ nor a page of the site",
-            )
-    for block in rev.body:
-        if isinstance(block, Block) and block.verified and fixture_id(block.verified.fixture) not in fixtures:
-            yield (
-                block.site,
-                "verified-fixture",
-                f"verified_output uses {fixture_id(block.verified.fixture)}, "
-                "which is not a fixture of a batch",
-            )
+    yield from _body(settings, rev)
+    yield from _sources(settings, rev)
 
 
 def _xml_characters(rev: Revision) -> Iterator[Finding]:
@@ -172,22 +207,22 @@ def _is_date(text: str) -> bool:
     return True
 
 
-def _body(site: Site, rev: Revision) -> Iterator[Finding]:
+def _body(settings: Settings, rev: Revision) -> Iterator[Finding]:
     for block in rev.body:
         if isinstance(block, Block):
             yield from _flaws(block.flaws)
     if "body" in {f.field for f in rev.flaws}:
         return
     chars = len(body_text(body_html(rev)))
-    low, high = site.settings.min_body_chars, site.settings.max_body_chars
+    low, high = settings.min_body_chars, settings.max_body_chars
     if chars < low:
         yield rev.site, "body-length", f"body is {chars:,} characters; at least {low:,} are required"
     elif chars > high:
         yield rev.site, "body-length", f"body is {chars:,} characters; at most {high:,} are allowed"
 
 
-def _sources(site: Site, rev: Revision) -> Iterator[Finding]:
-    need = site.settings.min_sources
+def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
+    need = settings.min_sources
     if len(rev.sources) < need and "sources" not in {f.field for f in rev.flaws}:
         count = f"{len(rev.sources)} source" + ("" if len(rev.sources) == 1 else "s")
         yield rev.site, "sources-count", f"cites {count}; at least {need} are required"

@@ -10,12 +10,13 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 
 from .errors import Problem
 from .fixtures import Frame, Outcome
-from .loader import Site, fixture_id
-from .model import Block
+from .loader import Site, fixture_id, relative_to_root
+from .model import Block, CallSite, Fixture
 
 
 def fixture_failure(outcome: Outcome) -> str | None:
@@ -65,38 +66,46 @@ def _show(value: object) -> str:
 
 def outcome_problems(site: Site, outcomes: Mapping[str, Outcome]) -> list[Problem]:
     """Failed fixtures, and ``verified_output`` blocks their fixture contradicts."""
+    problems = fixture_problems(site.root, site.fixtures(), outcomes)
+    problems.extend(drift_problems(site.root, site_claims(site), outcomes))
+    return problems
+
+
+def fixture_problems(
+    root: Path, fixtures: Mapping[str, Fixture], outcomes: Mapping[str, Outcome]
+) -> list[Problem]:
+    """One problem per fixture of ``fixtures`` whose outcome is a failure."""
     problems = []
-    fixtures = site.fixtures()
-    for fid, outcome in outcomes.items():
-        failure = failure_text(site, outcome)
+    for fid, fx in fixtures.items():
+        outcome = outcomes.get(fid)
+        failure = None if outcome is None else failure_text(root, outcome)
         if failure is None:
             continue
-        fx = fixtures[fid]
         problems.append(
             Problem(
-                path=site.relative(fx.site.path),
+                path=relative_to_root(root, fx.site.path),
                 line=fx.site.line,
                 subject=f"fixture {fid}",
                 rule="fixture",
                 message=failure,
             )
         )
-    problems.extend(drift_problems(site, outcomes))
     return problems
 
 
-def failure_text(site: Site, outcome: Outcome) -> str | None:
+def failure_text(root: Path, outcome: Outcome) -> str | None:
     """Why a fixture failed, with its own frames for an exception; None when it passed."""
     failure = fixture_failure(outcome)
     if failure is not None and outcome.frames:
-        failure += " at " + _frames_text(site, outcome.frames)
+        failure += " at " + _frames_text(root, outcome.frames)
     return failure
 
 
-def _frames_text(site: Site, frames: tuple[Frame, ...]) -> str:
+def _frames_text(root: Path, frames: tuple[Frame, ...]) -> str:
     """The fixture's own frames, repeats folded (a RecursionError has a thousand)."""
     shown = [
-        f"{site.relative(frame.path)}:{frame.line} in {frame.function}" + (f" (×{n})" if n > 1 else "")
+        f"{relative_to_root(root, frame.path)}:{frame.line} in {frame.function}"
+        + (f" (×{n})" if n > 1 else "")
         for frame, n in ((key, len(list(group))) for key, group in itertools.groupby(frames))
     ]
     if len(shown) > 8:
@@ -104,26 +113,41 @@ def _frames_text(site: Site, frames: tuple[Frame, ...]) -> str:
     return ", ".join(shown)
 
 
-def drift_problems(site: Site, outcomes: Mapping[str, Outcome]) -> Iterator[Problem]:
+Claim = tuple[CallSite, str, str, object]
+"""A well-formed ``verified_output``: (where, subject, fixture id, what it prints as JSON)."""
+
+
+def site_claims(site: Site) -> list[Claim]:
+    """Every well-formed ``verified_output`` of the site, in site order."""
+    return [
+        (
+            block.site,
+            rev.slug or "revision",
+            fixture_id(block.verified.fixture),
+            as_json(block.verified.expected),
+        )
+        for _, rev in site.revisions()
+        for block in rev.body
+        if isinstance(block, Block) and block.verified is not None and not block.flaws
+    ]
+
+
+def drift_problems(root: Path, claims: Iterable[Claim], outcomes: Mapping[str, Outcome]) -> Iterator[Problem]:
     """One problem per ``verified_output`` whose claim its passing fixture contradicts."""
-    for _, rev in site.revisions():
-        for block in rev.body:
-            if not isinstance(block, Block) or block.verified is None or block.flaws:
-                continue
-            fid = fixture_id(block.verified.fixture)
-            outcome = outcomes.get(fid)
-            if outcome is None or fixture_failure(outcome) is not None:
-                continue
-            found = list(differences(_as_json(block.verified.expected), outcome.output))
-            if found:
-                detail = "; ".join(found)
-                yield Problem(
-                    path=site.relative(block.site.path),
-                    line=block.site.line,
-                    subject=rev.slug or "revision",
-                    rule="verified-drift",
-                    message=f"verified_output of {fid} does not match what it returns: {detail}",
-                )
+    for where, subject, fid, expected in claims:
+        outcome = outcomes.get(fid)
+        if outcome is None or fixture_failure(outcome) is not None:
+            continue
+        found = list(differences(expected, outcome.output))
+        if found:
+            detail = "; ".join(found)
+            yield Problem(
+                path=relative_to_root(root, where.path),
+                line=where.line,
+                subject=subject,
+                rule="verified-drift",
+                message=f"verified_output of {fid} does not match what it returns: {detail}",
+            )
 
 
 def claims(site: Site, fid: str, outcome: Outcome) -> list[dict[str, object]]:
@@ -133,12 +157,12 @@ def claims(site: Site, fid: str, outcome: Outcome) -> list[dict[str, object]]:
     for _, rev in site.revisions():
         for block in rev.body:
             if isinstance(block, Block) and block.verified and fixture_id(block.verified.fixture) == fid:
-                diffs = list(differences(_as_json(block.verified.expected), outcome.output)) if passed else []
+                diffs = list(differences(as_json(block.verified.expected), outcome.output)) if passed else []
                 status = "not checked" if not passed else "drifted" if diffs else "matches"
                 found.append(
                     {
                         "slug": rev.slug,
-                        "path": site.relative(block.site.path),
+                        "path": relative_to_root(site.root, block.site.path),
                         "line": block.site.line,
                         "status": status,
                         "differences": diffs,
@@ -147,7 +171,7 @@ def claims(site: Site, fid: str, outcome: Outcome) -> list[dict[str, object]]:
     return found
 
 
-def _as_json(value: object) -> object:
+def as_json(value: object) -> object:
     """What the article prints, as JSON reads it back: tuples become lists, keys strings."""
     try:
         return json.loads(json.dumps(value, allow_nan=False))
