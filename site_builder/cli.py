@@ -16,10 +16,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from . import __version__
+from .cache import CACHE_DIR
 from .errors import Problem, SiteBuilderError, UsageError
 from .pipeline import Report, build, check_site, print_nothing, verify_fixtures
-from .revisions_json import dumps, revisions_data
+from .revisions_json import dumps
 from .settings import find_root
+from .summary import joined
 from .verification import claims, failure_text
 
 
@@ -71,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     build.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: output_dir setting)")
     build.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: one per core)")
+    for command in (validate, build):
+        _no_cache(command)
 
     serve = _command(commands, "serve", "build, serve on 127.0.0.1, rebuild and reload on change", _serve)
     serve.add_argument(
@@ -82,7 +86,16 @@ def _parser() -> argparse.ArgumentParser:
     revisions.add_argument(
         "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
     )
+    _no_cache(revisions)
     return parser
+
+
+def _no_cache(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=f"neither read nor write {CACHE_DIR}/ (load every batch, run every fixture)",
+    )
 
 
 def _command(
@@ -115,7 +128,7 @@ def _root(given: Path | None) -> Path:
 
 
 def _validate(args: argparse.Namespace, root: Path) -> int:
-    checked = check_site(root, run=True)
+    checked = check_site(root, run=True, cache=not args.no_cache)
     if args.format == "json":
         _out(json.dumps([_problem_dict(p) for p in checked.problems], ensure_ascii=False, indent=2) + "\n")
     elif args.format == "github":
@@ -123,7 +136,7 @@ def _validate(args: argparse.Namespace, root: Path) -> int:
     else:
         _report(checked.problems)
     if not checked.problems:
-        revisions, fixtures = len(checked.site.revisions()), len(checked.outcomes)
+        revisions, fixtures = checked.revisions, len(checked.outcomes)
         print(f"ok: {revisions} revisions valid, {fixtures} fixtures passed", file=sys.stderr)
     return 1 if checked.problems else 0
 
@@ -131,14 +144,14 @@ def _validate(args: argparse.Namespace, root: Path) -> int:
 def _build(args: argparse.Namespace, root: Path) -> int:
     started = time.monotonic()
     with _progress() as report:
-        built = build(root, out=args.out, jobs=args.jobs, report=report)
+        built = build(root, out=args.out, jobs=args.jobs, report=report, cache=not args.no_cache)
     if built.problems:
         _report(built.problems)
         print("nothing was written; the previous site is untouched", file=sys.stderr)
         return 1
-    revisions = len(built.checked.site.revisions())
+    done = "nothing changed since the last build:" if built.unchanged else "built"
     print(
-        f"built {revisions} revisions, {built.pages} pages in {time.monotonic() - started:.1f} s",
+        f"{done} {built.revisions} revisions, {built.pages} pages in {time.monotonic() - started:.1f} s",
         file=sys.stderr,
     )
     return 0
@@ -200,16 +213,20 @@ def _verify(args: argparse.Namespace, root: Path) -> int:
 def _revisions(args: argparse.Namespace, root: Path) -> int:
     if args.indent < 0:
         raise UsageError("--indent must be 0 or more")
-    checked = check_site(root, run=False)
+    checked = check_site(root, run=False, cache=not args.no_cache)
     if checked.problems:
         _report(checked.problems)
         return 1
-    slugs = {rev.slug for _, rev in checked.site.revisions()}
+    slugs = {d["slug"] for part in checked.summaries for d in part.listed}
     missing = [s for s in args.slug or () if s not in slugs]
     if missing:
         print(f"site-builder: no revision with slug {', '.join(missing)}", file=sys.stderr)
         return 1
-    _out(dumps(revisions_data(checked.site, args.slug), args.indent))
+    if args.slug is None and args.indent == 2:  # kept as text with each batch: no re-encoding
+        _out(joined([part.fragment for part in checked.summaries]))
+    else:
+        data = [d for part in checked.summaries for d in part.data()]
+        _out(dumps([d for d in data if args.slug is None or d["slug"] in args.slug], args.indent))
     return 0
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .html import NOT_XML
 from .paths import category_url
-from .render import Item, newest_first
+from .render import Item
 from .settings import Settings
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -49,8 +49,9 @@ def site_date(items: Sequence[Item]) -> str:
     return datetime.datetime.fromtimestamp(epoch, datetime.UTC).date().isoformat()
 
 
-def atom_feed(settings: Settings, items: Sequence[Item]) -> str:
-    """An Atom (RFC 4287) feed of every revision, newest first."""
+def atom_feed(settings: Settings, items: Sequence[Item], entries: Sequence[str] | None = None) -> str:
+    """An Atom (RFC 4287) feed of every revision, newest first (``entries``: their
+    :func:`feed_entry` texts, already rendered)."""
     # xml:base lets readers resolve the site-relative links inside the content.
     attrs = {"xmlns": ATOM, "xml:lang": settings.language, "xml:base": _absolute(settings, "/")}
     feed = ET.Element("feed", attrs)
@@ -63,18 +64,29 @@ def atom_feed(settings: Settings, items: Sequence[Item]) -> str:
     _sub(feed, "updated", _timestamp(site_date(items)))
     _sub(_sub(feed, "author"), "name", settings.title)
     _sub(feed, "generator", "site_builder")
-    for item in newest_first(items):
-        entry = _sub(feed, "entry", **{"xml:lang": item.lang})
-        _sub(entry, "title", item.title)
-        _sub(entry, "id", _absolute(settings, item.url))
-        _sub(entry, "link", rel="alternate", href=_absolute(settings, item.url))
-        _sub(entry, "published", _timestamp(item.published))
-        _sub(entry, "updated", _timestamp(item.published))
-        for link in item.categories:
-            _sub(entry, "category", term=link.name)
-        _sub(entry, "summary", item.excerpt)
-        _sub(entry, "content", item.content_html, type="html")
-    return _document(feed)
+    head = _document(feed)
+    if not items:
+        return head
+    made = entries if entries is not None else [feed_entry(settings, item) for item in items]
+    order = sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)  # newest_first
+    # What ET.indent would give the whole tree: each entry on its own, then spliced in.
+    return head.removesuffix("</feed>\n") + "  " + "\n  ".join(made[n] for n in order) + "\n</feed>\n"
+
+
+def feed_entry(settings: Settings, item: Item) -> str:
+    """One revision's ``<entry>``, indented as the feed holds it (rendered with its batch)."""
+    entry = ET.Element("entry", {"xml:lang": _text(item.lang)})
+    _sub(entry, "title", item.title)
+    _sub(entry, "id", _absolute(settings, item.url))
+    _sub(entry, "link", rel="alternate", href=_absolute(settings, item.url))
+    _sub(entry, "published", _timestamp(item.published))
+    _sub(entry, "updated", _timestamp(item.published))
+    for link in item.categories:
+        _sub(entry, "category", term=link.name)
+    _sub(entry, "summary", item.excerpt)
+    _sub(entry, "content", item.content_html, type="html")
+    ET.indent(entry, level=1)
+    return ET.tostring(entry, encoding="unicode")
 
 
 def sitemap(settings: Settings, items: Sequence[Item]) -> str:

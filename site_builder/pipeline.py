@@ -2,41 +2,69 @@
 
 ``validate`` and ``revisions`` are the first steps without writing anything;
 ``build`` goes on to render, check the result and swap it in whole.
+
+Every batch is summarized once (:mod:`site_builder.summary`), in a worker, and
+the summary is kept in the cache under a hash of everything it depends on; the
+next run uses it instead of importing the batch again. The site-wide steps
+(unique slugs, link targets, lists, feeds, the link check) are redone from the
+summaries every time. A build whose inputs all hash as the last one's did, over
+an output nobody touched, does nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import output
+from .cache import Cache, batch_key, content_hash, site_digest
 from .errors import Problem, SiteBuilderError, UsageError
 from .fixtures import Outcome, run_fixtures
-from .loader import Site, load_site
+from .loader import Site, batch_paths, load_site
 from .model import Fixture
-from .parallel import load_in_workers
-from .search import UI_FILES, finish_index, start_index
-from .settings import load_settings
-from .sitecheck import check_pages
-from .sitefiles import Prepared, render_site
-from .validate import validate
-from .verification import outcome_problems, same_every_time
+from .parallel import Job, Workers
+from .search import UI_FILES, finish_index, kept, plan, start_index
+from .settings import Settings, load_settings
+from .sitecheck import check_scanned
+from .sitefiles import render_rest
+from .summary import Summary, write_file
+from .validate import site_problems
+from .verification import drift_problems, same_every_time
 
 
 @dataclass(frozen=True, slots=True)
 class Checked:
     """A site after validation and, when asked for, its fixture runs."""
 
-    site: Site
-    """What was loaded."""
+    root: Path
+    settings: Settings
+    summaries: tuple[Summary, ...]
+    """Every batch that loaded, in site order."""
     problems: tuple[Problem, ...]
     """Every problem found, sorted by file and line."""
     outcomes: dict[str, Outcome]
     """Fixture outcomes by id (empty when fixtures were not run)."""
-    prepared: list[Prepared] | None = None
-    """Each batch rendered where it was loaded (a build), in site order."""
+    keys: frozenset[str] = frozenset()
+    """The cache keys of the site's batches."""
+    common: str = ""
+    """The hash of what every batch depends on (templates, settings, the package)."""
+
+    @property
+    def revisions(self) -> int:
+        """How many revisions the site has."""
+        return sum(len(part.listed) for part in self.summaries)
+
+
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """Fixtures run by ``verify``: the loaded site, its problems and the outcomes."""
+
+    site: Site
+    problems: tuple[Problem, ...]
+    outcomes: dict[str, Outcome]
 
 
 def default_jobs() -> int:
@@ -49,20 +77,79 @@ def runnable(site: Site) -> dict[str, Fixture]:
     return {fid: fx for fid, fx in site.fixtures().items() if not fx.flaws}
 
 
-def check_site(root: Path, *, run: bool, jobs: int | None = None, render: bool = False) -> Checked:
-    """Steps 1-3: load every batch, validate everything, run every fixture (and, for a
-    build, render each batch where it was loaded)."""
-    # 1 and 3: batches are imported, and their fixtures run, in worker processes,
-    # so a batch that ends its process at import is reported like any other mistake.
-    site, outcomes, prepared = load_in_workers(root, jobs=jobs or default_jobs(), run=run, render=render)
-    problems = validate(site)  # 2. validate
+def check_site(
+    root: Path,
+    *,
+    run: bool,
+    jobs: int | None = None,
+    cache: bool = True,
+    staging: Path | None = None,
+    reusable: Callable[[Summary], bool] | None = None,
+    keep: bool = False,
+) -> Checked:
+    """Steps 1-3: load every batch (or take its summary from the cache), validate
+    everything, run every fixture; with ``staging``, render article pages into it.
+    Only with ``keep`` (a build) are new summaries written to the cache."""
+    root = root.resolve()
+    settings, problems = load_settings(root)
+    folder = root / settings.articles_dir
+    if not folder.is_dir():
+        return Checked(root, settings, (), tuple(sorted(load_site(root).problems, key=Problem.sort_key)), {})
+    store = Cache.of(root) if cache else None
+    paths = batch_paths(folder)
+    common = site_digest(root, settings, paths)
+    keys = {path: batch_key(common, path) for path in paths}
+    found: dict[Path, Summary] = {}
+    job = Job(root, settings, run, staging, store if keep else None)
+    with Workers(job, min(jobs or default_jobs(), max(1, len(paths)))) as workers:
+        kept = store.keys("batches") if store is not None else set()
+        for path in paths:  # what must be loaded first: the workers start on it at once
+            if keys[path] not in kept:
+                workers.submit(path, keys[path])
+        for path in paths:
+            if keys[path] not in kept or store is None:
+                continue
+            entry = _cached(store.get_summary(keys[path]), run=run, render=staging is not None)
+            if entry is not None and (reusable is None or reusable(entry)):
+                found[path] = entry
+            else:
+                workers.submit(path, keys[path])
+        loaded = workers.results()
+    summaries: list[Summary] = []
+    for path in paths:  # site order, whichever worker finished first
+        if path in found:
+            summaries.append(found[path])
+            continue
+        result = loaded[path]
+        problems += [result.problem] if result.problem is not None else []
+        summaries += [result.summary] if result.summary is not None else []
+    problems += [p for part in summaries for p in part.problems]
+    problems += site_problems(root, settings, [part.refs for part in summaries])
+    outcomes: dict[str, Outcome] = {}
     if run:
-        problems += outcome_problems(site, outcomes)
-    return Checked(site, tuple(sorted(problems, key=Problem.sort_key)), outcomes, prepared)
+        for part in summaries:
+            outcomes |= part.outcomes or {}
+        claims = [claim for part in summaries for claim in part.refs.claims]
+        problems += drift_problems(root, claims, outcomes)
+    unique = sorted(dict.fromkeys(problems), key=Problem.sort_key)  # a template error, once
+    return Checked(
+        root, settings, tuple(summaries), tuple(unique), outcomes, frozenset(keys.values()), common
+    )
 
 
-def verify_fixtures(root: Path, ids: Sequence[str], *, jobs: int | None = None, repeat: int = 1) -> Checked:
+def _cached(entry: object, *, run: bool, render: bool) -> Summary | None:
+    """A cache entry that has what this run needs (fixture outcomes, rendered pages)."""
+    if not isinstance(entry, Summary):
+        return None
+    if (run and entry.outcomes is None) or (render and entry.pages is None):
+        return None
+    return entry
+
+
+def verify_fixtures(root: Path, ids: Sequence[str], *, jobs: int | None = None, repeat: int = 1) -> Verified:
     """Load the site and run the fixtures named (all when none are), ``repeat`` times each."""
+    from .verification import outcome_problems
+
     site = load_site(root)
     known = site.fixtures()
     unknown = [fid for fid in ids if fid not in known]
@@ -76,21 +163,23 @@ def verify_fixtures(root: Path, ids: Sequence[str], *, jobs: int | None = None, 
     ]
     outcomes = {fid: same_every_time([run[fid] for run in runs]) for fid in chosen}
     problems = [*site.problems, *outcome_problems(site, outcomes)]
-    return Checked(site, tuple(sorted(problems, key=Problem.sort_key)), outcomes)
+    return Verified(site, tuple(sorted(problems, key=Problem.sort_key)), outcomes)
 
 
 @dataclass(frozen=True, slots=True)
 class Built:
     """The result of ``build``: problems (nothing written) or what was written."""
 
-    checked: Checked
-    """Load, validation and fixture results."""
     problems: tuple[Problem, ...]
     """Every problem of every step; when not empty, the output was left untouched."""
+    revisions: int
+    """Revisions of the site."""
     pages: int
     """HTML pages written."""
     files: int
     """Files written in all."""
+    unchanged: bool = False
+    """Nothing had changed since the last build: nothing was written."""
 
 
 Report = Callable[[str], None]
@@ -101,11 +190,16 @@ def print_nothing(_step: str) -> None:
 
 
 def build(
-    root: Path, *, out: Path | None = None, jobs: int | None = None, report: Report = print_nothing
+    root: Path,
+    *,
+    out: Path | None = None,
+    jobs: int | None = None,
+    report: Report = print_nothing,
+    cache: bool = True,
 ) -> Built:
     """Load, validate, run fixtures, render, check the result, then swap it in whole."""
     root = root.resolve()
-    settings, _ = load_settings(root)
+    settings, settings_problems = load_settings(root)
     target = (out or root / settings.output_dir).resolve()
     _refuse_unsafe_target(root, target)
     try:
@@ -114,48 +208,114 @@ def build(
         raise SiteBuilderError(
             f"cannot clean up what an interrupted build left beside {target}: {exc}"
         ) from exc
-    report("loading, validating and running fixtures")
-    checked = check_site(root, run=True, jobs=jobs, render=True)  # 1-3. load, validate, fixtures
-    site = checked.site
-    if checked.problems:
-        return Built(checked, checked.problems, 0, 0)
-    report("rendering")
-    files, problems = render_site(site, checked.prepared)  # 4. render in memory
-    if problems:
-        return Built(checked, tuple(problems), 0, 0)
+    store = Cache.of(root) if cache else None
+    inputs = _inputs_key(root, settings, target)
+    written = store.get("outputs", _record(target)) if store is not None else None
+    last = written if isinstance(written, output.Written) else None
+    if not settings_problems and output.unchanged(target, last, inputs) and last is not None:
+        return Built((), last.revisions, last.pages, len(last.files), unchanged=True)
     try:
-        problems = _stage_and_check(site, files, target, report)  # 5-6. search index, checks
+        staging = output.fresh_staging(target)
     except OSError as exc:
-        output.recover(target)
+        raise SiteBuilderError(f"cannot write the site beside {target}: {exc}") from exc
+    try:
+        return _build_into(root, settings, target, staging, store, last, inputs, jobs, report)
+    except OSError as exc:
+        output.recover(target)  # a failure between the two renames: the old site goes back
         raise SiteBuilderError(
             f"cannot write the site to {target}: {exc}; the previous site is untouched"
         ) from exc
-    if problems:
-        return Built(checked, tuple(sorted(problems, key=Problem.sort_key)), 0, 0)
-    pages = sum(p.endswith(".html") for p in files)
-    return Built(checked, (), pages, len(output.listing(target)))
-
-
-def _stage_and_check(site: Site, files: dict[str, bytes], target: Path, report: Report) -> list[Problem]:
-    """Write into the staging folder, index and check it, then swap it in (7) or drop it."""
-    staging = output.stage(target, files, assets=site.root / site.settings.assets_dir)
-    indexer = None
-    try:
-        report("indexing for search, checking links")
-        staged = output.listing(staging)  # before the indexer starts writing beside it
-        indexer = start_index(staging, site.settings.language)  # 5. search index, in the background
-        html = {path: data.decode("utf-8") for path, data in files.items() if path.endswith(".html")}
-        problems = check_pages(html, staged | UI_FILES, target.name)  # 6. checks
-        problems += finish_index(indexer, staging)
-        if not problems:
-            report("writing")
-            output.swap(staging, target)  # 7. replace the old site whole
     finally:
-        if indexer is not None and indexer.poll() is None:
-            indexer.kill()
-            indexer.communicate()
         output.discard(staging)
-    return problems
+
+
+def _build_into(
+    root: Path,
+    settings: Settings,
+    target: Path,
+    staging: Path,
+    store: Cache | None,
+    last: output.Written | None,
+    inputs: str,
+    jobs: int | None,
+    report: Report,
+) -> Built:
+    report("loading, validating and running fixtures")
+
+    def reusable(summary: Summary) -> bool:  # its pages are still in the live site, unchanged
+        return all(output.reuse(target, staging, last, p, sha) for p, sha in (summary.pages or {}).items())
+
+    checked = check_site(
+        root, run=True, jobs=jobs, cache=store is not None, staging=staging, reusable=reusable, keep=True
+    )
+    if checked.problems:
+        return Built(checked.problems, checked.revisions, 0, 0)
+    report("rendering")
+    texts, scans, problems = render_rest(root, settings, checked.summaries, store, checked.common)  # 4.
+    if problems:
+        return Built(tuple(problems), checked.revisions, 0, 0)
+    hashes = {p: sha for part in checked.summaries for p, sha in (part.pages or {}).items()}
+    scans |= {p: scan for part in checked.summaries for p, scan in part.scans.items()}
+    for path, text in sorted(texts.items()):
+        data = text.encode("utf-8")
+        hashes[path] = content_hash(data)
+        if not output.reuse(target, staging, last, path, hashes[path]):
+            write_file(staging, path, data)
+    output.copy_assets(root / settings.assets_dir, staging)
+    report("indexing for search, checking links")
+    staged = output.listing(staging)  # before the indexers write beside it
+    by_batch = {part.name: part.pages or {} for part in checked.summaries}
+    html = {p: sha for p, sha in hashes.items() if p.endswith(".html")}
+
+    def live(key: str) -> tuple[Path, tuple[str, ...]] | None:  # a shard the live site holds untouched
+        for folder, (known, names) in (last.bundles if last is not None else {}).items():
+            if known == key and last is not None and last.untouched(target, folder, names):
+                return target / folder, names
+        return None
+
+    shards = plan(by_batch, html, settings.language)
+    indexing = start_index(staging, shards, settings.language, store, live)
+    bundles: dict[str, tuple[str, tuple[str, ...]]] = {}
+    try:
+        problems = check_scanned(scans, staged | UI_FILES, target.name)  # 6. checks
+    finally:
+        indexed, bundles = finish_index(indexing, staging)  # 5. search index, built meanwhile
+        problems += indexed
+    if problems:
+        return Built(tuple(sorted(problems, key=Problem.sort_key)), checked.revisions, 0, 0)
+    report("writing")
+    pages = sum(p.endswith(".html") for p in hashes)
+    files = output.stats(staging)
+    output.swap(staging, target)  # 7. replace the old site whole
+    if store is not None:
+        store.put(
+            "outputs",
+            _record(target),
+            output.Written(inputs, files, hashes, checked.revisions, pages, bundles),
+        )
+        store.keep_only("search", kept(indexing))
+        store.keep_only("batches", set(checked.keys))
+    return Built((), checked.revisions, pages, len(files))
+
+
+def _record(target: Path) -> str:
+    return hashlib.sha256(str(target).encode()).hexdigest()[:32]
+
+
+def _inputs_key(root: Path, settings: Settings, target: Path) -> str:
+    """A hash of every input of a build: batches, shared modules, templates, settings,
+    the package, and the assets' names, sizes and times."""
+    folder = root / settings.articles_dir
+    paths = batch_paths(folder) if folder.is_dir() else []
+    common = site_digest(root, settings, paths)
+    digest = hashlib.sha256(common.encode())
+    for path in paths:
+        digest.update(batch_key(common, path).encode())
+    assets = root / settings.assets_dir
+    for name, (size, mtime, _) in sorted(output.stats(assets).items() if assets.is_dir() else []):
+        digest.update(f"{name}\0{size}\0{mtime}\0".encode())
+    digest.update(str(target).encode())
+    return digest.hexdigest()
 
 
 def _refuse_unsafe_target(root: Path, target: Path) -> None:

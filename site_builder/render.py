@@ -53,13 +53,30 @@ class Item:
     content_html: str
 
 
-@functools.cache
 def environment(root: Path) -> jinja2.Environment:
     """The one Jinja environment of a site: its templates first, then the package's.
 
-    Kept for the life of the process (a worker renders many batches with it);
-    Jinja reloads a template whose file changed, so ``serve`` stays current.
+    Kept while the site's ``templates/`` folder stays as it is (a worker renders
+    many batches with it); a template added, removed or edited there gives a new
+    one, so a long-lived process (``serve``) never shows a shadowed template.
     """
+    folder = root / "templates"
+    shape = (
+        tuple(
+            sorted(
+                (p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size)
+                for p in folder.rglob("*")
+                if p.is_file()
+            )
+        )
+        if folder.is_dir()
+        else ()
+    )
+    return _environment(root, shape)
+
+
+@functools.lru_cache(maxsize=4)
+def _environment(root: Path, _shape: tuple[tuple[str, int, int], ...]) -> jinja2.Environment:
     loader = jinja2.ChoiceLoader(
         [jinja2.FileSystemLoader(root / "templates"), jinja2.PackageLoader("site_builder", "templates")]
     )
@@ -83,7 +100,7 @@ def items_from(revisions: Sequence[Mapping[str, object]], verified: Sequence[int
             categories=tuple(CategoryLink(str(c), category_url(str(c))) for c in _strings(r["categories"])),
             fixtures=tuple(_strings(r["fixtures"])),
             verified=count,
-            content_html=str(r["contentHtml"]),
+            content_html=str(r.get("contentHtml", "")),
         )
         for r, count in zip(revisions, verified, strict=True)
     ]

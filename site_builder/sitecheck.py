@@ -22,7 +22,9 @@ _URL_ATTRS = {"a": "href", "link": "href", "img": "src", "script": "src", "sourc
 
 
 @dataclass(slots=True)
-class _Page:
+class Scan:
+    """What the check needs of one page: found once, kept with its batch."""
+
     ids: set[str] = field(default_factory=set)
     links: list[tuple[int, str, str]] = field(default_factory=list)
     """(line, tag, url) of every URL-valued attribute."""
@@ -55,8 +57,9 @@ def _attributes(text: str) -> dict[str, str]:
     return values
 
 
-def _scan(page_html: str) -> _Page:
-    page = _Page()
+def scan_page(page_html: str) -> Scan:
+    """Ids, URL-valued attributes and local faults of one page."""
+    page = Scan()
     text = _OPAQUE.sub(_blank, page_html)
     newlines = [m.start() for m in _NEWLINE.finditer(text)]
     for match in _TAG.finditer(text):
@@ -69,7 +72,7 @@ def _scan(page_html: str) -> _Page:
     return page
 
 
-def _tag(page: _Page, tag: str, values: dict[str, str], line: int) -> None:
+def _tag(page: Scan, tag: str, values: dict[str, str], line: int) -> None:
     if "id" in values:
         page.ids.add(values["id"])
     if tag == "a" and "name" in values:
@@ -89,14 +92,25 @@ def _tag(page: _Page, tag: str, values: dict[str, str], line: int) -> None:
 
 def check_pages(pages: Mapping[str, str], files: Set[str], output_name: str) -> list[Problem]:
     """Problems of the rendered ``pages`` (output path → HTML) against all output ``files``."""
-    scanned = {path: _scan(text) for path, text in pages.items()}
+    return check_scanned({path: scan_page(text) for path, text in pages.items()}, files, output_name)
+
+
+def check_scanned(scanned: Mapping[str, Scan], files: Set[str], output_name: str) -> list[Problem]:
+    """Problems of already scanned pages (output path → scan) against all output ``files``."""
     problems = []
+    verdicts: dict[tuple[str, str], str | None] = {}  # pages of one folder share most links
     for path, page in scanned.items():
         where = f"{output_name}/{path}"
         for line, rule, message in page.faults:
             problems.append(Problem(path=where, line=line, subject="page", rule=rule, message=message))
+        folder = posixpath.dirname("/" + path)
         for line, _tag, url in page.links:
-            broken = _broken(path, url, files, scanned)
+            if url.startswith(_EXTERNAL):
+                continue  # the article validation already judged its scheme
+            known = (path, url) if url.startswith("#") else (folder, url)
+            if known not in verdicts:
+                verdicts[known] = _broken(path, url, files, scanned)
+            broken = verdicts[known]
             if broken:
                 problems.append(
                     Problem(path=where, line=line, subject="page", rule="page-link", message=broken)
@@ -104,7 +118,10 @@ def check_pages(pages: Mapping[str, str], files: Set[str], output_name: str) -> 
     return problems
 
 
-def _broken(page: str, url: str, files: Set[str], scanned: Mapping[str, _Page]) -> str | None:
+_EXTERNAL = ("https://", "http://", "mailto:")
+
+
+def _broken(page: str, url: str, files: Set[str], scanned: Mapping[str, Scan]) -> str | None:
     parts = urlsplit(url)
     if parts.scheme or parts.netloc:
         return None  # external: the article validation already judged its scheme

@@ -102,6 +102,7 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
     known = {fid for part in parts for fid in part.fixtures}
     assets = root / settings.assets_dir
     first_slug: dict[str, CallSite] = {}
+    resolved: dict[str, bool] = {}
     for part in parts:
         for slug, at in part.slugs:
             if slug in first_slug:
@@ -113,7 +114,9 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
             elif slug:
                 first_slug[slug] = at
         for at, subject, url, path in part.links:
-            if not resolves(path, pages, assets):
+            if path not in resolved:  # many revisions link the same pages and files
+                resolved[path] = resolves(path, pages, assets)
+            if not resolved[path]:
                 message = f"{url!r} is neither a file under {settings.assets_dir}/ nor a page of the site"
                 problems.append(_problem(root, at, subject, "url-target", message))
         for at, subject, fid in part.uses:

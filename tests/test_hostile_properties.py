@@ -583,6 +583,7 @@ NO_SITE_TEMPLATES = Path(__file__).parent / "no-site-templates-here"
 ARTICLE = "articles/hostile-article/index.html"
 ATOM = "{http://www.w3.org/2005/Atom}"
 THEME_SCRIPT_SRC = "/pagefind/pagefind-ui.js"
+SEARCH_SCRIPT_SRC = "/pagefind/site-search.js"
 
 
 @dataclass(frozen=True)
@@ -736,7 +737,7 @@ def check_pages(texts: Texts, got: Rendered, twin: Rendered) -> None:
     assert len(got.pages) == len(twin.pages)
     parsed = {path: document(html) for path, html in got.pages.items()}
     theme_scripts = scripts(document(twin.pages["404.html"]))
-    assert [src for src, _ in theme_scripts] == [THEME_SCRIPT_SRC, None]
+    assert [src for src, _ in theme_scripts] == [THEME_SCRIPT_SRC, SEARCH_SCRIPT_SRC]
     for (path, root), twin_html in zip(parsed.items(), twin.pages.values(), strict=True):
         assert page_shape(root) == page_shape(document(twin_html)), path
         assert_harmless(root, path, got.judged)

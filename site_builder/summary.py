@@ -1,0 +1,128 @@
+"""One batch as the rest of a build needs it: what a worker sends back and the cache keeps.
+
+A worker imports a batch, validates what can be judged from the batch alone,
+runs its fixtures, renders its article pages (writing them straight into the
+staging folder) and scans them for the link check. The summary is everything
+the site-wide steps need afterwards, without the revisions' object graphs or
+the pages' bytes, so a rebuild can use it in place of importing the batch.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from .cache import content_hash
+from .errors import Problem
+from .feeds import feed_entry
+from .fixtures import Outcome
+from .loader import Batch, fixture_id
+from .model import Block
+from .render import environment, items_from, render_articles
+from .revisions_json import revision_dict
+from .settings import Settings
+from .sitecheck import Scan, scan_page
+from .template_errors import template_problem
+from .validate import Refs, batch_problems
+from .verification import fixture_problems
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a build needs of one batch once it has been loaded."""
+
+    name: str
+    """The batch name (module file name without ``.py``)."""
+    problems: tuple[Problem, ...]
+    """Problems judged from the batch alone, and its failed fixtures."""
+    refs: Refs
+    """What the site-wide rules need of it."""
+    outcomes: dict[str, Outcome] | None
+    """Its fixtures' outcomes; None when they were not run."""
+    listed: tuple[dict[str, object], ...]
+    """Its ``revisions`` JSON objects in list order, without ``contentHtml``: what lists show."""
+    fragment: str
+    """The whole objects as they appear inside ``revisions.json`` (indent 2)."""
+    verified: tuple[int, ...]
+    """How many ``verified_output`` blocks each revision has."""
+    pages: dict[str, str] | None
+    """Article pages written to the staging folder: output path → content hash; None when not rendered."""
+    scans: dict[str, Scan]
+    """What the link check needs of each of those pages."""
+    entries: tuple[str, ...]
+    """Each revision's Atom ``<entry>`` (when rendered)."""
+
+    def data(self) -> list[dict[str, object]]:
+        """Its whole ``revisions`` JSON objects, read back from :attr:`fragment`."""
+        loaded: list[dict[str, object]] = json.loads(f"[{self.fragment}]")
+        return loaded
+
+    @property
+    def clean(self) -> bool:
+        """Worth keeping: no problems, so nothing depends on a timeout or a retry."""
+        return not self.problems
+
+
+def summarize(
+    root: Path, settings: Settings, batch: Batch, outcomes: dict[str, Outcome] | None, staging: Path | None
+) -> Summary:
+    """Judge, describe and (with ``staging``) render one loaded batch."""
+    problems, refs = batch_problems(root, settings, batch)
+    if outcomes is not None:
+        problems += fixture_problems(root, {fixture_id(fx): fx for fx in batch.fixtures}, outcomes)
+    data = tuple(revision_dict(rev, batch.name, settings) for rev in batch.revisions)
+    verified = tuple(
+        sum(isinstance(b, Block) and b.verified is not None for b in rev.body) for rev in batch.revisions
+    )
+    pages: dict[str, str] | None = None
+    scans: dict[str, Scan] = {}
+    entries: tuple[str, ...] = ()
+    if staging is not None and not problems:  # a batch with problems fails the build anyway
+        items = items_from(data, verified)
+        entries = tuple(feed_entry(settings, item) for item in items)
+        try:
+            texts = render_articles(environment(root), settings, items)
+        except jinja2.TemplateError as exc:
+            problems.append(template_problem(root, exc))
+            texts = {}
+        pages = {}
+        for path, text in texts.items():
+            encoded = text.encode("utf-8")
+            write_file(staging, path, encoded)
+            pages[path] = content_hash(encoded)
+            scans[path] = scan_page(text)
+    return Summary(
+        name=batch.name,
+        problems=tuple(problems),
+        refs=refs,
+        outcomes=outcomes,
+        listed=tuple({k: v for k, v in d.items() if k != "contentHtml"} for d in data),
+        fragment=",\n  ".join(fragment(d) for d in data),
+        verified=verified,
+        pages=pages,
+        scans=scans,
+        entries=entries,
+    )
+
+
+def fragment(item: object) -> str:
+    """One element of the ``revisions.json`` array, indented as the array holds it."""
+    # json.dumps escapes newlines inside strings, so every newline here is structure.
+    return json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+
+
+def joined(fragments: list[str]) -> str:
+    """``revisions.json`` from its elements' fragments: what ``dumps(data, 2)`` gives."""
+    parts = [f for f in fragments if f]
+    return "[\n  " + ",\n  ".join(parts) + "\n]\n" if parts else "[]\n"
+
+
+def write_file(folder: Path, relative: str, data: bytes) -> None:
+    """Write a new file: unlinked first, since the name may be a hard link into the live site."""
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    path.write_bytes(data)
