@@ -380,7 +380,9 @@ def our_operations(site: Tool, site_builder: str, repeat: int, timeout: float) -
         batch.write_text(original, encoding="utf-8")
     build(0)
     results.append(timed("revisions > /dev/null", repeat, command("revisions")))
+    results.append(timed("revisions --no-cache > /dev/null", repeat, command("revisions", "--no-cache")))
     results.append(timed("validate", repeat, command("validate")))
+    results.append(timed("validate --no-cache", repeat, command("validate", "--no-cache")))
     return results
 
 

@@ -14,6 +14,7 @@ whole entries or none; an entry that cannot be read is a miss.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -104,26 +105,31 @@ class Cache:
         """Store ``value`` under ``kind/key``; a cache that cannot be written is skipped."""
         self.write_bytes(f"{kind}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
-    def put_summary(self, key: str, summary: Summary) -> None:
-        """Keep a batch's summary: its long texts beside the pickle, read without unpickling."""
-        text = "\0".join([summary.fragment, *summary.entries]).encode("utf-8")
-        self.write_bytes(f"batches/{key}.text", text)
-        self.put("batches", key, (dataclasses.replace(summary, fragment="", entries=()), content_hash(text)))
+    def put_summary(self, key: str, summary: Summary) -> Summary:
+        """Keep a batch's summary; its texts file moves into the cache beside it.
+        Returns the summary as kept (or as given, when it could not be kept)."""
+        target = self.folder / "batches" / f"{key}.text"
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(summary.texts.path, target)
+        except OSError:
+            return summary
+        texts = summary.texts.moved(target)
+        if texts is None:
+            return summary
+        kept = dataclasses.replace(summary, texts=texts)
+        self.put("batches", key, kept)
+        return kept
 
     def get_summary(self, key: str) -> Summary | None:
-        """A kept summary, or None (also when its texts are not the ones it was kept with)."""
+        """A kept summary, or None (also when its texts file is not the one it was kept with)."""
         from .summary import Summary
 
         entry = self.get("batches", key)
-        text = self.read_bytes(f"batches/{key}.text")
-        if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], Summary)):
+        if not isinstance(entry, Summary):
             return None
-        summary: Summary = entry[0]
-        sha = entry[1]
-        if text is None or content_hash(text) != sha:
-            return None
-        fragment, *entries = text.decode("utf-8").split("\0")
-        return dataclasses.replace(summary, fragment=fragment, entries=tuple(entries))
+        texts = entry.texts.moved(self.folder / "batches" / f"{key}.text")
+        return None if texts is None else dataclasses.replace(entry, texts=texts)
 
     def write_bytes(self, name: str, data: bytes) -> None:
         """Write one file of the cache whole, or not at all."""
@@ -142,6 +148,11 @@ class Cache:
             return (self.folder / name).read_bytes()
         except OSError:
             return None
+
+    def drop(self, kind: str, key: str) -> None:
+        """Forget one entry."""
+        with contextlib.suppress(OSError):
+            (self.folder / kind / key).unlink(missing_ok=True)
 
     def keys(self, kind: str) -> set[str]:
         """The keys stored under ``kind``."""

@@ -8,21 +8,27 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .cache import CACHE_DIR
 from .errors import Problem, SiteBuilderError, UsageError
-from .pipeline import Report, build, check_site, print_nothing, verify_fixtures
-from .revisions_json import dumps
+from .freshness import unchanged_site
 from .settings import find_root
-from .summary import joined
-from .verification import claims, failure_text
+
+if TYPE_CHECKING:
+    from .pipeline import Report
+
+# The pipeline (Markdown, templates, workers) is imported by the commands that use it:
+# a build with nothing to do answers without it.
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -128,7 +134,10 @@ def _root(given: Path | None) -> Path:
 
 
 def _validate(args: argparse.Namespace, root: Path) -> int:
-    checked = check_site(root, run=True, cache=not args.no_cache)
+    from .pipeline import check_site
+
+    with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
+        checked = check_site(root, run=True, cache=not args.no_cache, spool=Path(spool))
     if args.format == "json":
         _out(json.dumps([_problem_dict(p) for p in checked.problems], ensure_ascii=False, indent=2) + "\n")
     elif args.format == "github":
@@ -143,25 +152,32 @@ def _validate(args: argparse.Namespace, root: Path) -> int:
 
 def _build(args: argparse.Namespace, root: Path) -> int:
     started = time.monotonic()
+    if not args.no_cache and (last := unchanged_site(root, args.out)) is not None:
+        _summary(True, last.revisions, last.pages, started)
+        return 0
+    from .pipeline import build
+
     with _progress() as report:
         built = build(root, out=args.out, jobs=args.jobs, report=report, cache=not args.no_cache)
     if built.problems:
         _report(built.problems)
         print("nothing was written; the previous site is untouched", file=sys.stderr)
         return 1
-    done = "nothing changed since the last build:" if built.unchanged else "built"
-    print(
-        f"{done} {built.revisions} revisions, {built.pages} pages in {time.monotonic() - started:.1f} s",
-        file=sys.stderr,
-    )
+    _summary(built.unchanged, built.revisions, built.pages, started)
     return 0
+
+
+def _summary(unchanged: bool, revisions: int, pages: int, started: float) -> None:
+    done = "nothing changed since the last build:" if unchanged else "built"
+    took = time.monotonic() - started
+    print(f"{done} {revisions} revisions, {pages} pages in {took:.1f} s", file=sys.stderr)
 
 
 @contextlib.contextmanager
 def _progress() -> Iterator[Report]:
     """A live status line on a terminal; silence otherwise (CI gets the summary only)."""
     if not sys.stderr.isatty():
-        yield print_nothing
+        yield lambda _step: None
         return
     from rich.console import Console
 
@@ -188,6 +204,9 @@ def _interrupt(_signum: int, _frame: object) -> None:
 
 
 def _verify(args: argparse.Namespace, root: Path) -> int:
+    from .pipeline import verify_fixtures
+    from .verification import claims, failure_text
+
     checked = verify_fixtures(root, args.ids, repeat=args.repeat)
     fixtures = checked.site.fixtures()
     results = []
@@ -213,7 +232,16 @@ def _verify(args: argparse.Namespace, root: Path) -> int:
 def _revisions(args: argparse.Namespace, root: Path) -> int:
     if args.indent < 0:
         raise UsageError("--indent must be 0 or more")
-    checked = check_site(root, run=False, cache=not args.no_cache)
+    with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
+        return _print_revisions(args, root, Path(spool))
+
+
+def _print_revisions(args: argparse.Namespace, root: Path, spool: Path) -> int:
+    from .pipeline import check_site
+    from .revisions_json import dumps
+    from .summary import write_revisions
+
+    checked = check_site(root, run=False, cache=not args.no_cache, spool=spool)
     if checked.problems:
         _report(checked.problems)
         return 1
@@ -222,8 +250,16 @@ def _revisions(args: argparse.Namespace, root: Path) -> int:
     if missing:
         print(f"site-builder: no revision with slug {', '.join(missing)}", file=sys.stderr)
         return 1
-    if args.slug is None and args.indent == 2:  # kept as text with each batch: no re-encoding
-        _out(joined([part.fragment for part in checked.summaries]))
+    if args.slug is None and args.indent == 2:  # kept as text with each batch: streamed as it is
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:
+            out = io.BytesIO()
+            write_revisions(checked.summaries, out.write)
+            _out(out.getvalue())
+        else:
+            sys.stdout.flush()
+            write_revisions(checked.summaries, buffer.write)
+            buffer.flush()
     else:
         data = [d for part in checked.summaries for d in part.data()]
         _out(dumps([d for d in data if args.slug is None or d["slug"] in args.slug], args.indent))
@@ -262,14 +298,15 @@ def _escape_data(value: str) -> str:
     return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _out(text: str) -> None:
+def _out(text: str | bytes) -> None:
     """Write machine output as UTF-8 whatever the locale says."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is None:
-        sys.stdout.write(text)
+        sys.stdout.write(data.decode("utf-8"))
     else:
         sys.stdout.flush()
-        buffer.write(text.encode("utf-8"))
+        buffer.write(data)
         buffer.flush()
 
 

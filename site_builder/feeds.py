@@ -8,9 +8,10 @@ from the clock.
 from __future__ import annotations
 
 import datetime
+import io
 import os
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .html import NOT_XML
 from .paths import category_url
@@ -49,9 +50,20 @@ def site_date(items: Sequence[Item]) -> str:
     return datetime.datetime.fromtimestamp(epoch, datetime.UTC).date().isoformat()
 
 
-def atom_feed(settings: Settings, items: Sequence[Item], entries: Sequence[str] | None = None) -> str:
-    """An Atom (RFC 4287) feed of every revision, newest first (``entries``: their
-    :func:`feed_entry` texts, already rendered)."""
+def atom_feed(settings: Settings, items: Sequence[Item]) -> str:
+    """An Atom (RFC 4287) feed of every revision, newest first."""
+    entries = [feed_entry(settings, item).encode("utf-8") for item in items]
+    out = io.BytesIO()
+    write_atom_feed(settings, items, entries.__getitem__, out.write)
+    return out.getvalue().decode("utf-8")
+
+
+def write_atom_feed(
+    settings: Settings, items: Sequence[Item], entry: Callable[[int], bytes], write: Callable[[bytes], object]
+) -> None:
+    """:func:`atom_feed`, streamed to ``out``, from each item's :func:`feed_entry` as
+    ``entry(n)`` gives it already rendered and encoded (read one at a time: a large
+    site's feed is larger than its other files together)."""
     # xml:base lets readers resolve the site-relative links inside the content.
     attrs = {"xmlns": ATOM, "xml:lang": settings.language, "xml:base": _absolute(settings, "/")}
     feed = ET.Element("feed", attrs)
@@ -64,13 +76,17 @@ def atom_feed(settings: Settings, items: Sequence[Item], entries: Sequence[str] 
     _sub(feed, "updated", _timestamp(site_date(items)))
     _sub(_sub(feed, "author"), "name", settings.title)
     _sub(feed, "generator", "site_builder")
-    head = _document(feed)
+    head = _document(feed).encode("utf-8")
     if not items:
-        return head
-    made = entries if entries is not None else [feed_entry(settings, item) for item in items]
+        write(head)
+        return
     order = sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)  # newest_first
     # What ET.indent would give the whole tree: each entry on its own, then spliced in.
-    return head.removesuffix("</feed>\n") + "  " + "\n  ".join(made[n] for n in order) + "\n</feed>\n"
+    write(head.removesuffix(b"</feed>\n"))
+    for position, n in enumerate(order):
+        write(b"  " if position == 0 else b"\n  ")
+        write(entry(n))
+    write(b"\n</feed>\n")
 
 
 def feed_entry(settings: Settings, item: Item) -> str:

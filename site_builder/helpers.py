@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from markupsafe import Markup
 
 from .html import attr, element, escape_text, forbidden_character, urls_in_html
-from .markdown import render_block, render_inline
+from .markup import render_block, render_inline
 from .model import Block, CallSite, Fixture, Flaw, Verified, call_site
 
 _LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")

@@ -21,6 +21,11 @@ def _siblings(target: Path) -> tuple[Path, Path]:
     return target.with_name(f".{target.name}.new"), target.with_name(f".{target.name}.old")
 
 
+def leftovers(target: Path) -> tuple[Path, Path]:
+    """The staging folder and the moved-aside old site a build of ``target`` uses."""
+    return _siblings(target)
+
+
 def recover(target: Path) -> None:
     """Undo what a killed build left: restore the old site, drop half-written folders."""
     new, old = _siblings(target)
@@ -53,13 +58,23 @@ def discard(staging: Path) -> None:
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def swap(staging: Path, target: Path) -> None:
-    """Replace ``target`` by ``staging`` with two renames, then drop the old site."""
+def swap(staging: Path, target: Path, spare: Path | None = None) -> bool:
+    """Replace ``target`` by ``staging`` with two renames, then keep the old site as
+    ``spare`` (for the next build to bring up to date) or drop it. True when kept."""
     _, old = _siblings(target)
     if target.exists():
         target.rename(old)
     staging.rename(target)
+    if spare is not None and old.is_dir():
+        try:
+            _remove(spare)
+            spare.parent.mkdir(parents=True, exist_ok=True)
+            old.rename(spare)  # fails across file systems: then it is dropped like any old site
+            return True
+        except OSError:
+            pass
     _remove(old)
+    return False
 
 
 Stat = tuple[int, int, int]
@@ -114,44 +129,103 @@ def unchanged(target: Path, written: Written | None, site: str) -> bool:
     return written is not None and written.site == site and stats(target) == written.files
 
 
-def fresh_staging(target: Path) -> Path:
-    """An empty staging folder beside ``target``."""
-    staging, _ = _siblings(target)
-    _remove(staging)
-    staging.mkdir(parents=True)
-    return staging
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """The staging folder of one build, and what is known of the files already in it.
 
-
-def reuse(target: Path, staging: Path, written: Written | None, relative: str, sha: str) -> bool:
-    """Hard-link ``relative`` from the live site into staging when it holds these bytes.
-
-    The live file is taken only when it is the very file the last build wrote
-    (same size, mtime and inode) and that build recorded the same hash: its bytes
-    are not written again, and its mtime says so to whatever syncs the site.
+    It is empty, or it is the spare: the site before the live one, kept by the last
+    build (:func:`swap`), to be brought up to date. Either way a file is kept when
+    it already holds the right bytes, hard-linked from the live site when that
+    holds them, and written otherwise; nothing in it is ever written in place,
+    since its files may be links shared with the live site.
     """
-    if written is None or written.hashes.get(relative) != sha:
-        return False
-    live = target / relative
-    if stat_of(live) != written.files.get(relative):
-        return False
-    copy = staging / relative
-    try:
-        os.link(live, copy)
-    except FileNotFoundError:  # its folder is not there yet
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        os.link(live, copy)
-    except OSError:
-        return False
-    return True
+
+    folder: Path
+    target: Path
+    live: Written | None
+    """The record of the live site."""
+    held: Written | None
+    """The record of what ``folder`` held when the build took it (None: nothing known)."""
+
+    @classmethod
+    def open(cls, target: Path, spare: Path | None, live: Written | None, held: Written | None) -> Stage:
+        """The spare when there is one, brought beside ``target``; an empty folder otherwise."""
+        staging, _ = _siblings(target)
+        _remove(staging)
+        if spare is not None and spare.is_dir():
+            try:
+                spare.rename(staging)
+                return cls(staging, target, live, held)
+            except OSError:
+                _remove(spare)
+        staging.mkdir(parents=True)
+        return cls(staging, target, live, None)
+
+    def has(self, relative: str, sha: str) -> bool:
+        """Make ``relative`` hold the bytes hashed ``sha`` without writing them, if it can:
+        already there, or linked from the live site."""
+        path = self.folder / relative
+        held = self.held
+        if (
+            held is not None
+            and held.hashes.get(relative) == sha
+            and stat_of(path) == held.files.get(relative)
+        ):
+            return True
+        live = self.live
+        if live is None or live.hashes.get(relative) != sha:
+            return False
+        source = self.target / relative
+        if stat_of(source) != live.files.get(relative):
+            return False
+        try:
+            link(source, path)
+        except OSError:
+            return False
+        return True
+
+    def prune(self, wanted: set[str], *, but: str | None = None) -> None:
+        """Remove every file not ``wanted`` (except below folder ``but``), then empty folders."""
+        for directory, _, names in os.walk(self.folder, topdown=False):
+            here = Path(directory)
+            relative = here.relative_to(self.folder).as_posix()
+            if but is not None and (relative == but or relative.startswith(but + "/")):
+                continue
+            for name in names:
+                path = f"{name}" if relative == "." else f"{relative}/{name}"
+                if path not in wanted:
+                    (here / name).unlink()
+            if here != self.folder and not any(here.iterdir()):
+                here.rmdir()
 
 
-def copy_assets(assets: Path, staging: Path) -> None:
-    """Copy ``assets`` into ``staging/assets`` (a symlink to a file outside it is never published)."""
-    if not assets.is_dir():
+def link(source: Path, target: Path) -> None:
+    """Make ``target`` a hard link to ``source`` (a copy across file systems), replacing it."""
+    if target.exists() and os.path.samefile(source, target):
         return
+    target.unlink(missing_ok=True)
+    try:
+        os.link(source, target)
+    except FileNotFoundError:  # its folder is not there yet
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+def copy_assets(assets: Path, staging: Path) -> set[str]:
+    """Copy ``assets`` into ``staging/assets`` (a symlink to a file outside it is never
+    published); the paths written."""
+    if not assets.is_dir():
+        return set()
     inside = assets.resolve()
     sources = (p for p in assets.rglob("*") if p.is_file() and p.resolve().is_relative_to(inside))
+    written = set()
     for source in sorted(sources):
-        copy = staging / "assets" / source.relative_to(assets)
+        relative = "assets/" + source.relative_to(assets).as_posix()
+        copy = staging / relative
         copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.unlink(missing_ok=True)  # never written in place: it may be shared with the live site
         shutil.copyfile(source, copy)
+        written.add(relative)
+    return written

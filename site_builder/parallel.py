@@ -48,6 +48,8 @@ class Job:
     """Render the article pages into this folder (a build)."""
     cache: Cache | None
     """Keep clean summaries here, under the batch's key."""
+    spool: Path
+    """A folder for the batches' long texts (the cache keeps those of clean summaries)."""
 
 
 class Workers:
@@ -125,7 +127,7 @@ def load_one(path: Path, key: str, job: Job) -> Loaded:
     if job.run:
         fixtures = {fixture_id(fx): fx for fx in batch.fixtures if not fx.flaws}
         outcomes = run_fixtures(fixtures, timeout=job.settings.fixture_timeout, jobs=1)
-    summary = summarize(job.root, job.settings, batch, outcomes, job.staging)
+    summary = summarize(job.root, job.settings, batch, outcomes, job.staging, job.spool / f"{key}.text")
     if job.cache is not None and problem is None and summary.clean:
-        job.cache.put_summary(key, summary)
+        summary = job.cache.put_summary(key, summary)
     return Loaded(summary, problem)

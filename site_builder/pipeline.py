@@ -13,8 +13,10 @@ an output nobody touched, does nothing.
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,13 +25,14 @@ from . import output
 from .cache import Cache, batch_key, content_hash, site_digest
 from .errors import Problem, SiteBuilderError, UsageError
 from .fixtures import Outcome, run_fixtures
+from .freshness import inputs_key, last_written, record_name, up_to_date
 from .loader import Site, batch_paths, load_site
 from .model import Fixture
 from .parallel import Job, Workers
 from .search import UI_FILES, finish_index, kept, plan, start_index
 from .settings import Settings, load_settings
 from .sitecheck import check_scanned
-from .sitefiles import render_rest
+from .sitefiles import render_rest, write_joined
 from .summary import Summary, write_file
 from .validate import site_problems
 from .verification import drift_problems, same_every_time
@@ -86,6 +89,7 @@ def check_site(
     staging: Path | None = None,
     reusable: Callable[[Summary], bool] | None = None,
     keep: bool = False,
+    spool: Path,
 ) -> Checked:
     """Steps 1-3: load every batch (or take its summary from the cache), validate
     everything, run every fixture; with ``staging``, render article pages into it.
@@ -100,7 +104,7 @@ def check_site(
     common = site_digest(root, settings, paths)
     keys = {path: batch_key(common, path) for path in paths}
     found: dict[Path, Summary] = {}
-    job = Job(root, settings, run, staging, store if keep else None)
+    job = Job(root, settings, run, staging, store if keep else None, spool)
     with Workers(job, min(jobs or default_jobs(), max(1, len(paths)))) as workers:
         kept = store.keys("batches") if store is not None else set()
         for path in paths:  # what must be loaded first: the workers start on it at once
@@ -209,17 +213,20 @@ def build(
             f"cannot clean up what an interrupted build left beside {target}: {exc}"
         ) from exc
     store = Cache.of(root) if cache else None
-    inputs = _inputs_key(root, settings, target)
-    written = store.get("outputs", _record(target)) if store is not None else None
-    last = written if isinstance(written, output.Written) else None
-    if not settings_problems and output.unchanged(target, last, inputs) and last is not None:
-        return Built((), last.revisions, last.pages, len(last.files), unchanged=True)
+    inputs = inputs_key(root, settings, target)
+    if store is not None and not settings_problems and (done := up_to_date(store, target, inputs)):
+        return Built((), done.revisions, done.pages, len(done.files), unchanged=True)
+    last = last_written(store, target)
+    spare = store.folder / "spare" / record_name(target) if store is not None else None
+    held = store.get("outputs", record_name(target) + ".spare") if store is not None else None
     try:
-        staging = output.fresh_staging(target)
+        stage = output.Stage.open(target, spare, last, held if isinstance(held, output.Written) else None)
     except OSError as exc:
         raise SiteBuilderError(f"cannot write the site beside {target}: {exc}") from exc
+    staging = stage.folder
+    spool = _spool(store)
     try:
-        return _build_into(root, settings, target, staging, store, last, inputs, jobs, report)
+        return _build_into(root, settings, stage, store, inputs, jobs, report, spool)
     except OSError as exc:
         output.recover(target)  # a failure between the two renames: the old site goes back
         raise SiteBuilderError(
@@ -227,43 +234,55 @@ def build(
         ) from exc
     finally:
         output.discard(staging)
+        shutil.rmtree(spool, ignore_errors=True)
+        if store is not None:
+            with contextlib.suppress(OSError):
+                store.folder.rmdir()  # only when the build left nothing in it
 
 
 def _build_into(
     root: Path,
     settings: Settings,
-    target: Path,
-    staging: Path,
+    stage: output.Stage,
     store: Cache | None,
-    last: output.Written | None,
     inputs: str,
     jobs: int | None,
     report: Report,
+    spool: Path,
 ) -> Built:
     report("loading, validating and running fixtures")
+    staging, target, last = stage.folder, stage.target, stage.live
 
-    def reusable(summary: Summary) -> bool:  # its pages are still in the live site, unchanged
-        return all(output.reuse(target, staging, last, p, sha) for p, sha in (summary.pages or {}).items())
+    def reusable(summary: Summary) -> bool:  # its pages are in staging or the live site, unchanged
+        return all(stage.has(p, sha) for p, sha in (summary.pages or {}).items())
 
     checked = check_site(
-        root, run=True, jobs=jobs, cache=store is not None, staging=staging, reusable=reusable, keep=True
+        root,
+        run=True,
+        jobs=jobs,
+        cache=store is not None,
+        staging=staging,
+        reusable=reusable,
+        keep=True,
+        spool=spool,
     )
     if checked.problems:
         return Built(checked.problems, checked.revisions, 0, 0)
     report("rendering")
-    texts, scans, problems = render_rest(root, settings, checked.summaries, store, checked.common)  # 4.
+    files, scans, problems = render_rest(root, settings, checked.summaries, store, checked.common)  # 4.
     if problems:
         return Built(tuple(problems), checked.revisions, 0, 0)
     hashes = {p: sha for part in checked.summaries for p, sha in (part.pages or {}).items()}
     scans |= {p: scan for part in checked.summaries for p, scan in part.scans.items()}
-    for path, text in sorted(texts.items()):
-        data = text.encode("utf-8")
+    for path, data in sorted(files.items()):
         hashes[path] = content_hash(data)
-        if not output.reuse(target, staging, last, path, hashes[path]):
+        if not stage.has(path, hashes[path]):
             write_file(staging, path, data)
-    output.copy_assets(root / settings.assets_dir, staging)
+    hashes |= write_joined(settings, checked.summaries, staging)  # revisions.json, the feed
+    assets = output.copy_assets(root / settings.assets_dir, staging)
+    stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
     report("indexing for search, checking links")
-    staged = output.listing(staging)  # before the indexers write beside it
+    staged = set(hashes) | assets
     by_batch = {part.name: part.pages or {} for part in checked.summaries}
     html = {p: sha for p, sha in hashes.items() if p.endswith(".html")}
 
@@ -284,38 +303,34 @@ def _build_into(
     if problems:
         return Built(tuple(sorted(problems, key=Problem.sort_key)), checked.revisions, 0, 0)
     report("writing")
+    index = {f"{folder}/{name}" for folder, (_, names) in bundles.items() for name in names}
+    stage.prune(staged | index | UI_FILES)
     pages = sum(p.endswith(".html") for p in hashes)
-    files = output.stats(staging)
-    output.swap(staging, target)  # 7. replace the old site whole
+    listed = output.stats(staging)
+    spare = store.folder / "spare" / record_name(target) if store is not None else None
+    kept_old = output.swap(staging, target, spare)  # 7. replace the old site whole
     if store is not None:
+        if kept_old and last is not None:  # the spare is the site that was live until now
+            store.put("outputs", record_name(target) + ".spare", last)
+        else:
+            store.drop("outputs", record_name(target) + ".spare")
         store.put(
             "outputs",
-            _record(target),
-            output.Written(inputs, files, hashes, checked.revisions, pages, bundles),
+            record_name(target),
+            output.Written(inputs, listed, hashes, checked.revisions, pages, bundles),
         )
         store.keep_only("search", kept(indexing))
         store.keep_only("batches", set(checked.keys))
-    return Built((), checked.revisions, pages, len(files))
+    return Built((), checked.revisions, pages, len(listed))
 
 
-def _record(target: Path) -> str:
-    return hashlib.sha256(str(target).encode()).hexdigest()[:32]
-
-
-def _inputs_key(root: Path, settings: Settings, target: Path) -> str:
-    """A hash of every input of a build: batches, shared modules, templates, settings,
-    the package, and the assets' names, sizes and times."""
-    folder = root / settings.articles_dir
-    paths = batch_paths(folder) if folder.is_dir() else []
-    common = site_digest(root, settings, paths)
-    digest = hashlib.sha256(common.encode())
-    for path in paths:
-        digest.update(batch_key(common, path).encode())
-    assets = root / settings.assets_dir
-    for name, (size, mtime, _) in sorted(output.stats(assets).items() if assets.is_dir() else []):
-        digest.update(f"{name}\0{size}\0{mtime}\0".encode())
-    digest.update(str(target).encode())
-    return digest.hexdigest()
+def _spool(store: Cache | None) -> Path:
+    """A folder for the batches' long texts: in the cache (which keeps them), or temporary."""
+    if store is None:
+        return Path(tempfile.mkdtemp(prefix="site-builder-"))
+    folder = store.folder / f".spool-{os.getpid()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def _refuse_unsafe_target(root: Path, target: Path) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from .cache import Cache, content_hash
 from .errors import Problem
 from .lifetime import die_with_parent
+from .output import link
 
 UI_FILES = frozenset({"pagefind/pagefind-ui.js", "pagefind/pagefind-ui.css", "pagefind/site-search.js"})
 """What the pages link to from the index: checked links may count on them."""
@@ -168,16 +169,16 @@ def finish_index(indexing: Indexing, staging: Path) -> tuple[list[Problem], dict
             if shard.key in indexing.live:  # the very files the last build published: linked
                 source, names = indexing.live[shard.key]
                 for name in names:
-                    _link(source / name, staging / folder / name)
+                    link(source / name, staging / folder / name)
             else:  # copied: the cache's files are never shared with a site that can be edited
                 names = tuple(_files(indexing.store / shard.key, nested=False))
                 for name in names:
                     _copy(indexing.store / shard.key / name, staging / folder / name)
             published[folder] = (shard.key, names)
         bundles = ["/" + bundle_path(index) + "/" for index in range(len(indexing.shards))]
-        (staging / _BUNDLE / "site-search.js").write_text(
-            _SCRIPT.replace("BUNDLES", json.dumps(bundles)), "utf-8"
-        )
+        script = staging / _BUNDLE / "site-search.js"
+        script.unlink(missing_ok=True)
+        script.write_text(_SCRIPT.replace("BUNDLES", json.dumps(bundles)), "utf-8")
         missing = sorted(name for name in UI_FILES if not (staging / name).is_file())
         return ([_problem(f"pagefind did not write {', '.join(missing)}")] if missing else []), published
     finally:
@@ -272,6 +273,7 @@ def _link(source: Path, target: Path) -> None:
 
 def _copy(source: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)  # never written in place: it may be shared with the live site
     shutil.copyfile(source, target)
 
 

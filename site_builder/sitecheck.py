@@ -107,7 +107,10 @@ def check_scanned(scanned: Mapping[str, Scan], files: Set[str], output_name: str
         for line, _tag, url in page.links:
             if url.startswith(_EXTERNAL):
                 continue  # the article validation already judged its scheme
-            known = (path, url) if url.startswith("#") else (folder, url)
+            # A root-relative URL means the same on every page; a fragment only on its own.
+            known = (
+                (path, url) if url.startswith("#") else ("", url) if url.startswith("/") else (folder, url)
+            )
             if known not in verdicts:
                 verdicts[known] = _broken(path, url, files, scanned)
             broken = verdicts[known]

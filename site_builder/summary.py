@@ -9,7 +9,10 @@ the pages' bytes, so a rebuild can use it in place of importing the batch.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +34,48 @@ from .verification import fixture_problems
 
 
 @dataclass(frozen=True, slots=True)
+class Texts:
+    """A batch's long texts, kept in a file rather than in memory: its elements of
+    ``revisions.json`` and its Atom entries (10,000 revisions hold some 300 MB of them)."""
+
+    path: Path
+    sizes: tuple[int, ...]
+    """Bytes of the ``revisions.json`` fragment, then of each entry, in file order."""
+    stat: tuple[int, int]
+    """(size, mtime in ns) of the file as written: anything else is not these texts."""
+
+    @classmethod
+    def write(cls, path: Path, fragment: bytes, entries: Sequence[bytes]) -> Texts:
+        """Write the texts to ``path`` (whole, or not at all)."""
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        temporary.write_bytes(b"".join([fragment, *entries]))
+        os.replace(temporary, path)
+        found = path.stat()
+        return cls(path, (len(fragment), *map(len, entries)), (found.st_size, found.st_mtime_ns))
+
+    def moved(self, path: Path) -> Texts | None:
+        """The same texts at ``path``, if the file there is the one written."""
+        try:
+            found = path.stat()
+        except OSError:
+            return None
+        return (
+            dataclasses.replace(self, path=path) if (found.st_size, found.st_mtime_ns) == self.stat else None
+        )
+
+    def fragment(self) -> bytes:
+        """The elements of ``revisions.json``, indented and joined as the array holds them."""
+        with open(self.path, "rb") as file:
+            return file.read(self.sizes[0])
+
+    def entry(self, number: int) -> bytes:
+        """The Atom entry of the ``number``-th revision."""
+        with open(self.path, "rb") as file:
+            file.seek(sum(self.sizes[: number + 1]))
+            return file.read(self.sizes[number + 1])
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     """What a build needs of one batch once it has been loaded."""
 
@@ -44,20 +89,18 @@ class Summary:
     """Its fixtures' outcomes; None when they were not run."""
     listed: tuple[dict[str, object], ...]
     """Its ``revisions`` JSON objects in list order, without ``contentHtml``: what lists show."""
-    fragment: str
-    """The whole objects as they appear inside ``revisions.json`` (indent 2)."""
+    texts: Texts
+    """The whole objects as they appear inside ``revisions.json``, and the Atom entries."""
     verified: tuple[int, ...]
     """How many ``verified_output`` blocks each revision has."""
     pages: dict[str, str] | None
     """Article pages written to the staging folder: output path → content hash; None when not rendered."""
     scans: dict[str, Scan]
     """What the link check needs of each of those pages."""
-    entries: tuple[str, ...]
-    """Each revision's Atom ``<entry>`` (when rendered)."""
 
     def data(self) -> list[dict[str, object]]:
-        """Its whole ``revisions`` JSON objects, read back from :attr:`fragment`."""
-        loaded: list[dict[str, object]] = json.loads(f"[{self.fragment}]")
+        """Its whole ``revisions`` JSON objects, read back from its texts."""
+        loaded: list[dict[str, object]] = json.loads(b"[" + self.texts.fragment() + b"]")
         return loaded
 
     @property
@@ -67,9 +110,15 @@ class Summary:
 
 
 def summarize(
-    root: Path, settings: Settings, batch: Batch, outcomes: dict[str, Outcome] | None, staging: Path | None
+    root: Path,
+    settings: Settings,
+    batch: Batch,
+    outcomes: dict[str, Outcome] | None,
+    staging: Path | None,
+    spool: Path,
 ) -> Summary:
-    """Judge, describe and (with ``staging``) render one loaded batch."""
+    """Judge, describe and (with ``staging``) render one loaded batch; its long texts go
+    to the file ``spool``."""
     problems, refs = batch_problems(root, settings, batch)
     if outcomes is not None:
         problems += fixture_problems(root, {fixture_id(fx): fx for fx in batch.fixtures}, outcomes)
@@ -79,10 +128,10 @@ def summarize(
     )
     pages: dict[str, str] | None = None
     scans: dict[str, Scan] = {}
-    entries: tuple[str, ...] = ()
+    entries: tuple[bytes, ...] = ()
     if staging is not None and not problems:  # a batch with problems fails the build anyway
         items = items_from(data, verified)
-        entries = tuple(feed_entry(settings, item) for item in items)
+        entries = tuple(feed_entry(settings, item).encode("utf-8") for item in items)
         try:
             texts = render_articles(environment(root), settings, items)
         except jinja2.TemplateError as exc:
@@ -94,17 +143,18 @@ def summarize(
             write_file(staging, path, encoded)
             pages[path] = content_hash(encoded)
             scans[path] = scan_page(text)
+    # surrogatepass: a lone surrogate is a problem of the batch already, never published.
+    joined_data = ",\n  ".join(fragment(d) for d in data).encode("utf-8", "surrogatepass")
     return Summary(
         name=batch.name,
         problems=tuple(problems),
         refs=refs,
         outcomes=outcomes,
         listed=tuple({k: v for k, v in d.items() if k != "contentHtml"} for d in data),
-        fragment=",\n  ".join(fragment(d) for d in data),
+        texts=Texts.write(spool, joined_data, entries),
         verified=verified,
         pages=pages,
         scans=scans,
-        entries=entries,
     )
 
 
@@ -114,10 +164,16 @@ def fragment(item: object) -> str:
     return json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n  ")
 
 
-def joined(fragments: list[str]) -> str:
-    """``revisions.json`` from its elements' fragments: what ``dumps(data, 2)`` gives."""
-    parts = [f for f in fragments if f]
-    return "[\n  " + ",\n  ".join(parts) + "\n]\n" if parts else "[]\n"
+def write_revisions(summaries: Sequence[Summary], write: Callable[[bytes], object]) -> None:
+    """``revisions.json`` from each batch's fragment, streamed: what ``dumps(data, 2)`` gives."""
+    first = True
+    for part in summaries:
+        fragment = part.texts.fragment()
+        if fragment:
+            write(b"[\n  " if first else b",\n  ")
+            write(fragment)
+            first = False
+    write(b"[]\n" if first else b"\n]\n")
 
 
 def write_file(folder: Path, relative: str, data: bytes) -> None:

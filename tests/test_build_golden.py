@@ -22,7 +22,9 @@ OURS = "pagefind/site-search.js"  # the script that merges the index shards is o
 def site_files(folder: Path) -> dict[str, bytes]:
     """Every file below ``folder`` except the search index, by forward-slash path."""
     found = {p.relative_to(folder).as_posix(): p for p in folder.rglob("*") if p.is_file()}
-    return {rel: found[rel].read_bytes() for rel in sorted(found) if not rel.startswith(SKIPPED) or rel == OURS}
+    return {
+        rel: found[rel].read_bytes() for rel in sorted(found) if not rel.startswith(SKIPPED) or rel == OURS
+    }
 
 
 def write_golden(files: dict[str, bytes]) -> None:

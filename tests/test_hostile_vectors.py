@@ -685,9 +685,7 @@ def test_hostile_category_names_write_only_inside_the_output(tmp_path: Path, run
     after = _tree(tmp_path)
     changed = {p for p in after if before.get(p) != after[p]} | (set(before) - set(after))
     outside = sorted(
-        p
-        for p in changed
-        if not any((tmp_path / p).resolve().is_relative_to(mine) for mine in (out, cache))
+        p for p in changed if not any((tmp_path / p).resolve().is_relative_to(mine) for mine in (out, cache))
     )
     assert outside == []
     assert not Path(f"/tmp/{MARKER}").exists()

@@ -249,8 +249,8 @@ def test_a_cached_summary_holds_no_page_bytes(site: Path, run_cli: RunCli) -> No
     built(site, run_cli)
     entries = [p for p in (site / CACHE_DIR / "batches").iterdir() if "." not in p.name]
     assert len(entries) == N // 3
-    summary, _ = pickle.loads(entries[0].read_bytes())
-    assert summary.fragment == "" and summary.entries == ()  # long texts live beside it
+    summary = pickle.loads(entries[0].read_bytes())
+    assert summary.texts.path.name == f"{entries[0].name}.text"  # long texts live beside it
     assert all(len(sha) == 64 for sha in summary.pages.values())
 
 
@@ -266,3 +266,24 @@ def test_a_search_file_edited_in_the_output_never_reaches_the_cache(
     built(site, run_cli)
 
     assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+
+
+def test_rebuild_after_rebuild_each_equals_a_clean_build(site: Path, run_cli: RunCli, tmp_path: Path) -> None:
+    """From the third build on, the site before last is brought up to date in place of a
+    fresh folder: what it held of an older site must never survive."""
+    steps: list[Callable[[Path], object]] = [
+        lambda root: None,
+        lambda root: first_paragraph(root, "batch_00004", "Раз. "),
+        lambda root: first_paragraph(root, "batch_00011", "Два. "),
+        lambda root: (root / "articles/batch_00007.py").unlink(),  # its pages must go
+        lambda root: (root / "assets/extra.txt").write_text("more", "utf-8"),
+        lambda root: (root / "assets/extra.txt").unlink(),
+        lambda root: first_paragraph(root, "batch_00004", "Три. "),
+    ]
+    for number, step in enumerate(steps):
+        step(site)
+        message = built(site, run_cli)
+        assert message.startswith("built "), (number, message)
+        assert tree(site / "build") == clean_build(site, run_cli, tmp_path / str(number)), number
+    assert (site / CACHE_DIR / "spare").is_dir()
+    assert not any(p.name.startswith(".build") for p in site.iterdir())

@@ -7,7 +7,7 @@ import importlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-markdown = importlib.import_module("site_builder.markdown")
+markdown = importlib.import_module("site_builder.markup")
 
 # Everything except the characters that can start an inline rule: the shortcut's domain.
 PLAIN = st.text(
