@@ -44,12 +44,21 @@ def package_digest() -> str:
     return digest.hexdigest()
 
 
-def _tree_digest(digest: Any, folder: Path, skip: frozenset[Path] = frozenset()) -> None:
+def _tree_digest(digest: Any, folder: Path, skip: frozenset[str] = frozenset()) -> None:
+    """Hash every file below ``folder`` but those named in ``skip`` (paths relative to it)."""
     if not folder.is_dir():
         return
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        if path not in skip:
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    found: list[tuple[str, str]] = []
+    for directory, folders, names in os.walk(folder):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        base = os.path.relpath(directory, folder).replace(os.sep, "/")
+        prefix = "" if base == "." else base + "/"
+        found += [
+            (prefix + name, os.path.join(directory, name)) for name in names if prefix + name not in skip
+        ]
+    for relative, path in sorted(found):
+        with open(path, "rb") as file:
+            digest.update(relative.encode() + b"\0" + file.read() + b"\0")
 
 
 def site_digest(root: Path, settings: Settings, batches: Iterable[Path]) -> str:
@@ -59,7 +68,8 @@ def site_digest(root: Path, settings: Settings, batches: Iterable[Path]) -> str:
     digest.update(b"\0templates\0")
     _tree_digest(digest, root / "templates")
     digest.update(b"\0articles\0")
-    _tree_digest(digest, root / settings.articles_dir, frozenset(batches))
+    folder = root / settings.articles_dir
+    _tree_digest(digest, folder, frozenset(p.relative_to(folder).as_posix() for p in batches))
     return digest.hexdigest()
 
 

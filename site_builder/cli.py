@@ -152,13 +152,16 @@ def _validate(args: argparse.Namespace, root: Path) -> int:
 
 def _build(args: argparse.Namespace, root: Path) -> int:
     started = time.monotonic()
-    if not args.no_cache and (last := unchanged_site(root, args.out)) is not None:
+    last, inputs = unchanged_site(root, args.out) if not args.no_cache else (None, None)
+    if last is not None:
         _summary(True, last.revisions, last.pages, started)
         return 0
     from .pipeline import build
 
     with _progress() as report:
-        built = build(root, out=args.out, jobs=args.jobs, report=report, cache=not args.no_cache)
+        built = build(
+            root, out=args.out, jobs=args.jobs, report=report, cache=not args.no_cache, inputs=inputs
+        )
     if built.problems:
         _report(built.problems)
         print("nothing was written; the previous site is untouched", file=sys.stderr)

@@ -48,15 +48,17 @@ def up_to_date(store: Cache, target: Path, inputs: str) -> output.Written | None
     return last if last is not None and output.unchanged(target, last, inputs) else None
 
 
-def unchanged_site(root: Path, out: Path | None) -> output.Written | None:
+def unchanged_site(root: Path, out: Path | None) -> tuple[output.Written | None, str | None]:
     """The record of the last build when building ``root`` into ``out`` again would give
-    the same site: every input hashes the same and the output is untouched."""
+    the same site (every input hashes the same and the output is untouched), and the
+    inputs' hash (for the build to use when there is something to do)."""
     root = root.resolve()
     settings, problems = load_settings(root)
     if problems:
-        return None
+        return None, None
     target = (out or root / settings.output_dir).resolve()
+    inputs = inputs_key(root, settings, target)
     new, old = output.leftovers(target)
     if new.exists() or old.exists():  # an interrupted build: the full path cleans up first
-        return None
-    return up_to_date(Cache.of(root), target, inputs_key(root, settings, target))
+        return None, inputs
+    return up_to_date(Cache.of(root), target, inputs), inputs

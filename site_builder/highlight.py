@@ -7,11 +7,13 @@ stylesheet carries the colours for light and dark mode.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
@@ -24,11 +26,19 @@ def highlight_code(page_html: str) -> str:
     return _BLOCK.sub(_replace, page_html)
 
 
+@functools.lru_cache(maxsize=64)
+def _lexer(language: str) -> Lexer | None:
+    """The lexer of a language, found once: Pygments' lookup costs a millisecond a block."""
+    try:
+        return get_lexer_by_name(language, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
 def _replace(match: re.Match[str]) -> str:
     language, escaped = match.group(1), match.group(2)
-    try:
-        lexer = get_lexer_by_name(language.lower(), stripnl=False, ensurenl=False)
-    except ClassNotFound:
+    lexer = _lexer(language.lower())
+    if lexer is None:
         return match.group(0)
     code = html.unescape(escaped)
     # Pygments drops a leading U+FEFF; the page must show what was written.

@@ -25,6 +25,10 @@ class CallSite:
     line: int
     """1-based line where the call starts."""
 
+    def __reduce__(self) -> tuple[type[CallSite], tuple[str, int]]:
+        # A summary in the cache holds thousands: rebuilt from a tuple, not a state dict.
+        return (CallSite, (self.path, self.line))
+
 
 def call_site() -> CallSite:
     """Return the nearest caller outside this package (the author's line)."""

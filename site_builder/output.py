@@ -93,12 +93,19 @@ def stat_of(path: Path) -> Stat | None:
 def stats(folder: Path) -> dict[str, Stat]:
     """Every file below ``folder`` with its :data:`Stat`."""
     found: dict[str, Stat] = {}
-    for directory, _, names in os.walk(folder):
-        for name in names:
-            path = Path(directory, name)
-            known = stat_of(path)
-            if known is not None:
-                found[path.relative_to(folder).as_posix()] = known
+    pending = [("", str(folder))]
+    while pending:
+        prefix, directory = pending.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                pending.append((f"{prefix}{entry.name}/", entry.path))
+            elif entry.is_file():
+                known = entry.stat()
+                found[prefix + entry.name] = (known.st_size, known.st_mtime_ns, known.st_ino)
     return found
 
 
@@ -186,17 +193,24 @@ class Stage:
 
     def prune(self, wanted: set[str], *, but: str | None = None) -> None:
         """Remove every file not ``wanted`` (except below folder ``but``), then empty folders."""
-        for directory, _, names in os.walk(self.folder, topdown=False):
-            here = Path(directory)
-            relative = here.relative_to(self.folder).as_posix()
-            if but is not None and (relative == but or relative.startswith(but + "/")):
-                continue
-            for name in names:
-                path = f"{name}" if relative == "." else f"{relative}/{name}"
-                if path not in wanted:
-                    (here / name).unlink()
-            if here != self.folder and not any(here.iterdir()):
-                here.rmdir()
+        _prune(str(self.folder), "", wanted, but)
+
+
+def _prune(directory: str, prefix: str, wanted: set[str], but: str | None) -> bool:
+    """Prune below ``directory`` (output path ``prefix``); whether anything is left in it."""
+    left = False
+    for entry in list(os.scandir(directory)):
+        relative = prefix + entry.name
+        if entry.is_dir(follow_symlinks=False):
+            if relative == but or _prune(entry.path, relative + "/", wanted, but):
+                left = True
+            else:
+                os.rmdir(entry.path)
+        elif relative in wanted:
+            left = True
+        else:
+            os.unlink(entry.path)
+    return left
 
 
 def link(source: Path, target: Path) -> None:

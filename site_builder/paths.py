@@ -6,6 +6,7 @@ link resolve?) and rendering (where is this page written?) always agree.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import posixpath
 import re
@@ -34,6 +35,7 @@ def readable_slug(text: str, fallback: str) -> str:
     return _NOT_WORD.sub("-", folded.replace("_", "-")).strip("-") or fallback
 
 
+@functools.lru_cache(maxsize=4096)
 def category_slug(name: str) -> str:
     """A URL name for a category in any script; it can never hold ``/`` or ``..``.
 
@@ -54,6 +56,7 @@ def category_path(name: str) -> str:
     return f"/categories/{category_slug(name)}/"
 
 
+@functools.lru_cache(maxsize=4096)
 def category_url(name: str) -> str:
     """The category page's URL as written in links: non-ASCII letters percent-encoded."""
     return quote(category_path(name))

@@ -29,7 +29,7 @@ from .freshness import inputs_key, last_written, record_name, up_to_date
 from .loader import Site, batch_paths, load_site
 from .model import Fixture
 from .parallel import Job, Workers
-from .search import UI_FILES, finish_index, kept, plan, start_index
+from .search import UI_FILES, Indexing, finish_index, kept, plan, start_index
 from .settings import Settings, load_settings
 from .sitecheck import check_scanned
 from .sitefiles import render_rest, write_joined
@@ -200,6 +200,7 @@ def build(
     jobs: int | None = None,
     report: Report = print_nothing,
     cache: bool = True,
+    inputs: str | None = None,
 ) -> Built:
     """Load, validate, run fixtures, render, check the result, then swap it in whole."""
     root = root.resolve()
@@ -213,7 +214,7 @@ def build(
             f"cannot clean up what an interrupted build left beside {target}: {exc}"
         ) from exc
     store = Cache.of(root) if cache else None
-    inputs = inputs_key(root, settings, target)
+    inputs = inputs or inputs_key(root, settings, target)  # the caller may have hashed them
     if store is not None and not settings_problems and (done := up_to_date(store, target, inputs)):
         return Built((), done.revisions, done.pages, len(done.files), unchanged=True)
     last = last_written(store, target)
@@ -268,23 +269,6 @@ def _build_into(
     )
     if checked.problems:
         return Built(checked.problems, checked.revisions, 0, 0)
-    report("rendering")
-    files, scans, problems = render_rest(root, settings, checked.summaries, store, checked.common)  # 4.
-    if problems:
-        return Built(tuple(problems), checked.revisions, 0, 0)
-    hashes = {p: sha for part in checked.summaries for p, sha in (part.pages or {}).items()}
-    scans |= {p: scan for part in checked.summaries for p, scan in part.scans.items()}
-    for path, data in sorted(files.items()):
-        hashes[path] = content_hash(data)
-        if not stage.has(path, hashes[path]):
-            write_file(staging, path, data)
-    hashes |= write_joined(settings, checked.summaries, staging)  # revisions.json, the feed
-    assets = output.copy_assets(root / settings.assets_dir, staging)
-    stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
-    report("indexing for search, checking links")
-    staged = set(hashes) | assets
-    by_batch = {part.name: part.pages or {} for part in checked.summaries}
-    html = {p: sha for p, sha in hashes.items() if p.endswith(".html")}
 
     def live(key: str) -> tuple[Path, tuple[str, ...]] | None:  # a shard the live site holds untouched
         for folder, (known, names) in (last.bundles if last is not None else {}).items():
@@ -292,19 +276,41 @@ def _build_into(
                 return target / folder, names
         return None
 
-    shards = plan(by_batch, html, settings.language)
-    indexing = start_index(staging, shards, settings.language, store, live)
-    bundles: dict[str, tuple[str, tuple[str, ...]]] = {}
+    def index(html: dict[str, str]) -> Indexing:  # 5. search index, built while the rest goes on
+        shards = plan(by_batch, html, settings.language)
+        return start_index(staging, shards, settings.language, store, live, jobs or default_jobs())
+
+    by_batch = {part.name: part.pages or {} for part in checked.summaries}
+    indexing = index({}) if any(by_batch.values()) else None  # the article pages are all staged
     try:
+        report("rendering")
+        files, scans, problems = render_rest(root, settings, checked.summaries, store, checked.common)  # 4.
+        if problems:
+            return Built(tuple(problems), checked.revisions, 0, 0)
+        hashes = {p: sha for part in checked.summaries for p, sha in (part.pages or {}).items()}
+        scans |= {p: scan for part in checked.summaries for p, scan in part.scans.items()}
+        for path, data in sorted(files.items()):
+            hashes[path] = content_hash(data)
+            if not stage.has(path, hashes[path]):
+                write_file(staging, path, data)
+        hashes |= write_joined(settings, checked.summaries, staging)  # revisions.json, the feed
+        assets = output.copy_assets(root / settings.assets_dir, staging)
+        stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
+        report("indexing for search, checking links")
+        staged = set(hashes) | assets
+        if indexing is None:  # no articles: Pagefind indexes what there is
+            indexing = index({p: sha for p, sha in hashes.items() if p.endswith(".html")})
         problems = check_scanned(scans, staged | UI_FILES, target.name)  # 6. checks
-    finally:
-        indexed, bundles = finish_index(indexing, staging)  # 5. search index, built meanwhile
+        indexed, bundles = finish_index(indexing, staging)
         problems += indexed
+    finally:
+        if indexing is not None:
+            indexing.stop()
     if problems:
         return Built(tuple(sorted(problems, key=Problem.sort_key)), checked.revisions, 0, 0)
     report("writing")
-    index = {f"{folder}/{name}" for folder, (_, names) in bundles.items() for name in names}
-    stage.prune(staged | index | UI_FILES)
+    published = {f"{folder}/{name}" for folder, (_, names) in bundles.items() for name in names}
+    stage.prune(staged | published | UI_FILES)
     pages = sum(p.endswith(".html") for p in hashes)
     listed = output.stats(staging)
     spare = store.folder / "spare" / record_name(target) if store is not None else None

@@ -31,6 +31,12 @@ class Scan:
     faults: list[tuple[int, str, str]] = field(default_factory=list)
     """(line, rule, message) found while parsing."""
 
+    def __reduce__(
+        self,
+    ) -> tuple[type[Scan], tuple[set[str], list[tuple[int, str, str]], list[tuple[int, str, str]]]]:
+        # The cache holds one per page: rebuilt from a tuple, not a state dict.
+        return (Scan, (self.ids, self.links, self.faults))
+
 
 # One pass of regular expressions per page: html.parser took most of a build's
 # checking time. Comments, scripts and styles are blanked first (newlines kept, so

@@ -10,43 +10,29 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
-import importlib.util
 import json
 import os
-import sys
 import threading
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from playwright.sync_api import Browser, Request, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from test_browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Site, _SiteHandler, visit, watched_page
+from test_incremental import corpus
 
 from site_builder import cli
 from site_builder.search import bundle_path, shard_count, shard_of
 
 pytestmark = pytest.mark.browser
 
-BENCH = Path(__file__).parent.parent / "bench" / "corpus.py"
 N = 135  # 45 batches of three: three shards
 SHARDS = 3
 TOKENS = ("zyxshardzero", "zyxshardone", "zyxshardtwo")
 """The made-up word given to one article of shard 0, 1 and 2."""
-
-
-@functools.cache
-def corpus() -> ModuleType:
-    """bench/corpus.py, imported once (its dataclasses need it in ``sys.modules``)."""
-    spec = importlib.util.spec_from_file_location("bench_corpus", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_corpus"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @dataclass(frozen=True)
