@@ -29,7 +29,7 @@ from site_builder.search import bundle_path, shard_count, shard_of
 
 pytestmark = pytest.mark.browser
 
-N = 135  # 45 batches of three: three shards
+N = 75  # 25 batches of three: three shards of about ten batches
 SHARDS = 3
 TOKENS = ("zyxshardzero", "zyxshardone", "zyxshardtwo")
 """The made-up word given to one article of shard 0, 1 and 2."""
