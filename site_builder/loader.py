@@ -154,6 +154,12 @@ def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
     return Batch(name, path.resolve(), good, tuple(fixtures)), found
 
 
+def forget(batch: Batch) -> None:
+    """Drop a loaded batch's module from ``sys.modules``: a worker that imports thousands
+    of batches would otherwise keep every one of them, and their revisions, alive."""
+    sys.modules.pop(_MODULE_PREFIX + batch.name, None)
+
+
 def _import(path: Path, module_name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:

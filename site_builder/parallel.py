@@ -21,7 +21,7 @@ from .cache import Cache
 from .errors import Problem
 from .fixtures import Outcome, run_fixtures
 from .lifetime import die_with_parent
-from .loader import fixture_id, load_batch
+from .loader import fixture_id, forget, load_batch
 from .settings import Settings
 from .summary import Summary, summarize
 
@@ -128,6 +128,7 @@ def load_one(path: Path, key: str, job: Job) -> Loaded:
         fixtures = {fixture_id(fx): fx for fx in batch.fixtures if not fx.flaws}
         outcomes = run_fixtures(fixtures, timeout=job.settings.fixture_timeout, jobs=1)
     summary = summarize(job.root, job.settings, batch, outcomes, job.staging, job.spool / f"{key}.text")
+    forget(batch)  # the summary is all that is needed of it now
     if job.cache is not None and problem is None and summary.clean:
         summary = job.cache.put_summary(key, summary)
     return Loaded(summary, problem)
