@@ -326,6 +326,8 @@ def _build_into(
             output.Written(inputs, listed, hashes, checked.revisions, pages, bundles),
         )
         store.keep_only("search", kept(indexing))
+        # One spare site per cache: serve's temporary outputs must not pile up old sites.
+        store.keep_only("spare", {record_name(target)} if kept_old else set())
         store.keep_only("batches", set(checked.keys))
     return Built((), checked.revisions, pages, len(listed))
 
