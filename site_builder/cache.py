@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import pickle
+import shutil
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -152,13 +153,6 @@ class Cache:
         except OSError:
             temporary.unlink(missing_ok=True)
 
-    def read_bytes(self, name: str) -> bytes | None:
-        """One file of the cache, or None."""
-        try:
-            return (self.folder / name).read_bytes()
-        except OSError:
-            return None
-
     def drop(self, kind: str, key: str) -> None:
         """Forget one entry."""
         with contextlib.suppress(OSError):
@@ -181,14 +175,8 @@ class Cache:
             if entry.name.split(".")[0] not in keys:
                 try:
                     if entry.is_dir():
-                        _remove_tree(entry)
+                        shutil.rmtree(entry, ignore_errors=True)
                     else:
                         entry.unlink()
                 except OSError:
                     pass
-
-
-def _remove_tree(folder: Path) -> None:
-    import shutil
-
-    shutil.rmtree(folder, ignore_errors=True)

@@ -7,6 +7,7 @@ without importing the Markdown, template and worker machinery.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import output
@@ -15,20 +16,32 @@ from .loader import batch_paths
 from .settings import Settings, load_settings
 
 
-def inputs_key(root: Path, settings: Settings, target: Path) -> str:
-    """A hash of every input of a build: batches, shared modules, templates, settings,
-    the package, the assets' names, sizes and times, and the output folder."""
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """The hashes a build is known by, each file read once per build."""
+
+    common: str
+    """What every batch depends on besides its own module (:func:`site_digest`)."""
+    keys: dict[Path, str]
+    """Each batch module's cache key, in site order."""
+    key: str
+    """Every input of the build: the batches, the assets' names, sizes and times, the output folder."""
+
+
+def hash_inputs(root: Path, settings: Settings, target: Path) -> Inputs:
+    """Hash every input of a build of ``root`` into ``target``."""
     folder = root / settings.articles_dir
     paths = batch_paths(folder) if folder.is_dir() else []
     common = site_digest(root, settings, paths)
+    keys = {path: batch_key(common, path) for path in paths}
     digest = hashlib.sha256(common.encode())
-    for path in paths:
-        digest.update(batch_key(common, path).encode())
+    for key in keys.values():
+        digest.update(key.encode())
     assets = root / settings.assets_dir
     for name, (size, mtime, _) in sorted(output.stats(assets).items() if assets.is_dir() else []):
         digest.update(f"{name}\0{size}\0{mtime}\0".encode())
     digest.update(str(target).encode())
-    return digest.hexdigest()
+    return Inputs(common, keys, digest.hexdigest())
 
 
 def record_name(target: Path) -> str:
@@ -48,7 +61,7 @@ def up_to_date(store: Cache, target: Path, inputs: str) -> output.Written | None
     return last if last is not None and output.unchanged(target, last, inputs) else None
 
 
-def unchanged_site(root: Path, out: Path | None) -> tuple[output.Written | None, str | None]:
+def unchanged_site(root: Path, out: Path | None) -> tuple[output.Written | None, Inputs | None]:
     """The record of the last build when building ``root`` into ``out`` again would give
     the same site (every input hashes the same and the output is untouched), and the
     inputs' hash (for the build to use when there is something to do)."""
@@ -57,8 +70,8 @@ def unchanged_site(root: Path, out: Path | None) -> tuple[output.Written | None,
     if problems:
         return None, None
     target = (out or root / settings.output_dir).resolve()
-    inputs = inputs_key(root, settings, target)
+    inputs = hash_inputs(root, settings, target)
     new, old = output.leftovers(target)
     if new.exists() or old.exists():  # an interrupted build: the full path cleans up first
         return None, inputs
-    return up_to_date(Cache.of(root), target, inputs), inputs
+    return up_to_date(Cache.of(root), target, inputs.key), inputs

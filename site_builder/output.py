@@ -48,11 +48,6 @@ def _remove(folder: Path) -> None:
             time.sleep(0.1)
 
 
-def listing(folder: Path) -> set[str]:
-    """Every file below ``folder``, as forward-slash paths relative to it."""
-    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
-
-
 def discard(staging: Path) -> None:
     """Remove a staging folder that will not be published."""
     shutil.rmtree(staging, ignore_errors=True)

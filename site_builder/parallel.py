@@ -11,7 +11,6 @@ and then reported, so one batch never takes the others down.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -93,14 +92,6 @@ class Workers:
         for task in broken:
             results[task[0]] = _alone(*task, self._job)
         return results
-
-
-def load_in_workers(tasks: Sequence[tuple[Path, str]], job: Job, jobs: int) -> dict[Path, Loaded]:
-    """Load, judge and render each (batch path, cache key) of ``tasks``."""
-    with Workers(job, min(jobs, max(1, len(tasks)))) as workers:
-        for task in tasks:
-            workers.submit(*task)
-        return workers.results()
 
 
 def _alone(path: Path, key: str, job: Job) -> Loaded:

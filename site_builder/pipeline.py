@@ -22,17 +22,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import output
-from .cache import Cache, batch_key, content_hash, site_digest
+from .cache import Cache, content_hash
 from .errors import Problem, SiteBuilderError, UsageError
 from .fixtures import Outcome, run_fixtures
-from .freshness import inputs_key, last_written, record_name, up_to_date
-from .loader import Site, batch_paths, load_site
+from .freshness import Inputs, hash_inputs, last_written, record_name, up_to_date
+from .loader import Site, load_site
 from .model import Fixture
 from .parallel import Job, Workers
 from .search import UI_FILES, Indexing, finish_index, kept, plan, start_index
 from .settings import Settings, load_settings
 from .sitecheck import check_scanned
-from .sitefiles import render_rest, write_joined
+from .sitefiles import render_rest, site_items, write_joined
 from .summary import Summary, write_file
 from .validate import site_problems
 from .verification import drift_problems, same_every_time
@@ -90,19 +90,21 @@ def check_site(
     reusable: Callable[[Summary], bool] | None = None,
     keep: bool = False,
     spool: Path,
+    inputs: Inputs | None = None,
 ) -> Checked:
     """Steps 1-3: load every batch (or take its summary from the cache), validate
     everything, run every fixture; with ``staging``, render article pages into it.
-    Only with ``keep`` (a build) are new summaries written to the cache."""
+    Only with ``keep`` (a build) are new summaries written to the cache; ``inputs`` are
+    the batches' keys when the caller has hashed them already."""
     root = root.resolve()
     settings, problems = load_settings(root)
     folder = root / settings.articles_dir
     if not folder.is_dir():
         return Checked(root, settings, (), tuple(sorted(load_site(root).problems, key=Problem.sort_key)), {})
     store = Cache.of(root) if cache else None
-    paths = batch_paths(folder)
-    common = site_digest(root, settings, paths)
-    keys = {path: batch_key(common, path) for path in paths}
+    inputs = inputs or hash_inputs(root, settings, root / settings.output_dir)
+    common, keys = inputs.common, inputs.keys
+    paths = list(keys)
     found: dict[Path, Summary] = {}
     job = Job(root, settings, run, staging, store if keep else None, spool)
     with Workers(job, min(jobs or default_jobs(), max(1, len(paths)))) as workers:
@@ -200,7 +202,7 @@ def build(
     jobs: int | None = None,
     report: Report = print_nothing,
     cache: bool = True,
-    inputs: str | None = None,
+    inputs: Inputs | None = None,
 ) -> Built:
     """Load, validate, run fixtures, render, check the result, then swap it in whole."""
     root = root.resolve()
@@ -214,8 +216,8 @@ def build(
             f"cannot clean up what an interrupted build left beside {target}: {exc}"
         ) from exc
     store = Cache.of(root) if cache else None
-    inputs = inputs or inputs_key(root, settings, target)  # the caller may have hashed them
-    if store is not None and not settings_problems and (done := up_to_date(store, target, inputs)):
+    inputs = inputs or hash_inputs(root, settings, target)  # the caller may have hashed them
+    if store is not None and not settings_problems and (done := up_to_date(store, target, inputs.key)):
         return Built((), done.revisions, done.pages, len(done.files), unchanged=True)
     last = last_written(store, target)
     spare = store.folder / "spare" / record_name(target) if store is not None else None
@@ -246,7 +248,7 @@ def _build_into(
     settings: Settings,
     stage: output.Stage,
     store: Cache | None,
-    inputs: str,
+    inputs: Inputs,
     jobs: int | None,
     report: Report,
     spool: Path,
@@ -266,6 +268,7 @@ def _build_into(
         reusable=reusable,
         keep=True,
         spool=spool,
+        inputs=inputs,
     )
     if checked.problems:
         return Built(checked.problems, checked.revisions, 0, 0)
@@ -284,7 +287,8 @@ def _build_into(
     indexing = index({}) if any(by_batch.values()) else None  # the article pages are all staged
     try:
         report("rendering")
-        files, scans, problems = render_rest(root, settings, checked.summaries, store, checked.common)  # 4.
+        items = site_items(checked.summaries)
+        files, scans, problems = render_rest(root, settings, items, store, checked.common)  # 4.
         if problems:
             return Built(tuple(problems), checked.revisions, 0, 0)
         hashes = {p: sha for part in checked.summaries for p, sha in (part.pages or {}).items()}
@@ -293,7 +297,7 @@ def _build_into(
             hashes[path] = content_hash(data)
             if not stage.has(path, hashes[path]):
                 write_file(staging, path, data)
-        hashes |= write_joined(settings, checked.summaries, staging)  # revisions.json, the feed
+        hashes |= write_joined(settings, checked.summaries, items, staging)  # revisions.json, the feed
         assets = output.copy_assets(root / settings.assets_dir, staging)
         stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
         report("indexing for search, checking links")
@@ -323,7 +327,7 @@ def _build_into(
         store.put(
             "outputs",
             record_name(target),
-            output.Written(inputs, listed, hashes, checked.revisions, pages, bundles),
+            output.Written(inputs.key, listed, hashes, checked.revisions, pages, bundles),
         )
         store.keep_only("search", kept(indexing))
         # One spare site per cache: serve's temporary outputs must not pile up old sites.

@@ -149,7 +149,7 @@ def start_index(
         site = store / f".{shard.key}.{os.getpid()}.site"
         shutil.rmtree(site, ignore_errors=True)
         for page in shard.pages:
-            _link(staging / page, site / page)
+            link(staging / page, site / page)
         indexing.queued.append(shard.key)
     indexing.launch()
     return indexing
@@ -276,15 +276,6 @@ def _pagefind_version() -> str:
         return version("pagefind")
     except Exception:  # noqa: BLE001 - an unknown version only means a different cache key
         return "unknown"
-
-
-def _link(source: Path, target: Path) -> None:
-    """Hard-link ``source`` to ``target`` (copy across file systems)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copyfile(source, target)
 
 
 def _copy(source: Path, target: Path) -> None:

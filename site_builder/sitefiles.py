@@ -21,22 +21,26 @@ from .cache import Cache
 from .errors import Problem
 from .feeds import robots, sitemap, write_atom_feed
 from .highlight import highlight_css
-from .render import environment, items_from, render_lists
+from .render import Item, environment, items_from, render_lists
 from .settings import Settings
 from .sitecheck import Scan, scan_page
 from .summary import Summary, write_revisions
 from .template_errors import template_problem
 
 
+def site_items(summaries: Sequence[Summary]) -> list[Item]:
+    """Every revision as the lists, the feed and the sitemap show it, in site order."""
+    return items_from(
+        [d for part in summaries for d in part.listed], [n for part in summaries for n in part.verified]
+    )
+
+
 def render_rest(
-    root: Path, settings: Settings, summaries: Sequence[Summary], cache: Cache | None, common: str
+    root: Path, settings: Settings, items: Sequence[Item], cache: Cache | None, common: str
 ) -> tuple[dict[str, bytes], dict[str, Scan], list[Problem]]:
     """Output path → bytes of every file that is not an article page, an asset or one of the
     :func:`write_joined` files, and the scans of its HTML pages; ``common`` is the hash of
     all the pages' other inputs."""
-    items = items_from(
-        [d for part in summaries for d in part.listed], [n for part in summaries for n in part.verified]
-    )
     # The list pages show no article text: most edits leave them as they were.
     digest = hashlib.sha256(common.encode())
     for item in items:
@@ -64,12 +68,11 @@ def render_rest(
     return files | {path: text.encode("utf-8") for path, text in texts.items()}, scans, []
 
 
-def write_joined(settings: Settings, summaries: Sequence[Summary], staging: Path) -> dict[str, str]:
+def write_joined(
+    settings: Settings, summaries: Sequence[Summary], items: Sequence[Item], staging: Path
+) -> dict[str, str]:
     """Write ``revisions.json`` and the feed, joined from each batch's texts, straight into
     ``staging``; their content hashes by output path."""
-    items = items_from(
-        [d for part in summaries for d in part.listed], [n for part in summaries for n in part.verified]
-    )
     where = [(part.texts, n) for part in summaries for n in range(len(part.listed))]
     with _Hashed(staging / "revisions.json") as out:
         write_revisions(summaries, out.write)
