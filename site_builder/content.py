@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 
 from .html import attr, escape_text
 from .model import Revision
@@ -40,6 +41,7 @@ def content_html(revision: Revision, label: str) -> str:
     return body_html(revision) + "\n" + sources_html(revision, label)
 
 
+@lru_cache(maxsize=16)  # a revision's body is measured for validation and for its JSON
 def body_text(markup: str) -> str:
     """Visible text: tags become spaces, entities are decoded, spaces collapse."""
     return _SPACE.sub(" ", html.unescape(_TAG.sub(" ", markup))).strip()

@@ -95,7 +95,51 @@ def render_inline(text: str) -> Rendered:
     """Render one line-level piece of Markdown (no paragraphs, no headings)."""
     if _ACTIVE.search(text) is None:
         return Rendered(escape_text(text), ())
-    return parse_inline(text)
+    return _simple_inline(text) or parse_inline(text)
+
+
+# The inline Markdown of most prose, in its plainest spelling: `code`, **strong** and
+# [text](url) between runs of plain text. A text made only of these renders here, as the
+# parser would render it (tests compare the two on generated text); anything else --
+# escapes, single `*` or `_`, images, autolinks, line breaks, nesting, spaces at the
+# edge of a span -- returns None and goes to the parser.
+_TEXT = r"[^\n\r\x00\\`*_\[\]<~]"
+_SIMPLE = re.compile(
+    # Plain text: any run without a rule's first character ("!" only before "[").
+    r"(?P<plain>(?:[^\n\r\x00\\`*_\[\]<~!]|!(?!\[))[^\n\r\x00\\`*_\[\]<~!]*(?:!(?!\[)[^\n\r\x00\\`*_\[\]<~!]*)*)"
+    r"|`(?P<code>[^`\n\r\x00 ](?:[^`\n\r\x00]*[^`\n\r\x00 ])?)`(?!`)"
+    rf"|(?:^|(?<= ))\*\*(?P<strong>(?=\w){_TEXT}*(?<=[^\W_]))\*\*(?=$|[ .,;:?)])"
+    rf'|\[(?P<label>{_TEXT}+)\]\((?P<href>[^\x00-\x20\x7f()<>\\"`\[\]&]+)\)'
+)
+
+# URLs the parser's normalisation leaves exactly as written (others go through it).
+_VERBATIM_URL = re.compile(r"(?:https?://[A-Za-z0-9.-]+(?::[0-9]+)?)?(?:[/?#.][A-Za-z0-9/._~!$'*+,;=?#-]*)?")
+
+
+def _simple_inline(text: str) -> Rendered | None:
+    parts: list[str] = []
+    urls: list[str] = []
+    position = 0
+    for match in _SIMPLE.finditer(text):
+        if match.start() != position:
+            return None
+        position = match.end()
+        kind = match.lastgroup
+        if kind == "plain":
+            parts.append(escape_text(match.group(0)))
+        elif kind == "code":
+            parts.append(f"<code>{escape_text(match.group(kind))}</code>")
+        elif kind == "strong":
+            parts.append(f"<strong>{escape_text(match.group(kind))}</strong>")
+        else:
+            href = match.group("href")
+            if _VERBATIM_URL.fullmatch(href) is None:
+                href = parser().normalizeLink(href)
+            urls.append(href)
+            parts.append(f'<a href="{escape_text(href)}">{escape_text(match.group("label"))}</a>')
+    if position != len(text):
+        return None
+    return Rendered("".join(parts), tuple(urls))
 
 
 def parse_inline(text: str) -> Rendered:
