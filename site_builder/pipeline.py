@@ -31,9 +31,9 @@ from .model import Fixture
 from .parallel import Job, Workers
 from .search import UI_FILES, Indexing, finish_index, kept, plan, start_index
 from .settings import Settings, load_settings
-from .sitecheck import check_scanned
+from .sitecheck import Links, check_scanned, link_context, links_after, to_check
 from .sitefiles import render_rest, site_items, write_joined
-from .summary import Summary, write_file
+from .summary import Scans, Summary, write_file
 from .validate import site_problems
 from .verification import drift_problems, same_every_time
 
@@ -292,7 +292,7 @@ def _build_into(
         if problems:
             return Built(tuple(problems), checked.revisions, 0, 0)
         hashes = {p: sha for part in checked.summaries for p, sha in (part.pages or {}).items()}
-        scans |= {p: scan for part in checked.summaries for p, scan in part.scans.items()}
+        scanned = Scans(checked.summaries, scans)  # read from the batches' files as needed
         for path, data in sorted(files.items()):
             hashes[path] = content_hash(data)
             if not stage.has(path, hashes[path]):
@@ -304,7 +304,11 @@ def _build_into(
         staged = set(hashes) | assets
         if indexing is None:  # no articles: Pagefind indexes what there is
             indexing = index({p: sha for p, sha in hashes.items() if p.endswith(".html")})
-        problems = check_scanned(scans, staged | UI_FILES, target.name)  # 6. checks
+        checked_pages = {path: hashes[path] for path in scanned}
+        context = link_context(checked.common, staged | UI_FILES, target.name)
+        last_links = _links(store, target, last)
+        only = to_check(last_links, context, checked_pages)  # 6. checks: what may have changed
+        problems = check_scanned(scanned, staged | UI_FILES, target.name, only)
         indexed, bundles = finish_index(indexing, staging)
         problems += indexed
     finally:
@@ -329,11 +333,21 @@ def _build_into(
             record_name(target),
             output.Written(inputs.key, listed, hashes, checked.revisions, pages, bundles),
         )
+        links = links_after(last_links, only, scanned, staged | UI_FILES, checked_pages, inputs.key, context)
+        store.put("outputs", record_name(target) + ".links", links)
         store.keep_only("search", kept(indexing))
         # One spare site per cache: serve's temporary outputs must not pile up old sites.
         store.keep_only("spare", {record_name(target)} if kept_old else set())
         store.keep_only("batches", set(checked.keys))
     return Built((), checked.revisions, pages, len(listed))
+
+
+def _links(store: Cache | None, target: Path, live: output.Written | None) -> Links | None:
+    """What the check of the live site knew, when the cache holds it for that very site."""
+    if store is None or live is None:
+        return None
+    found = store.get("outputs", record_name(target) + ".links")
+    return found if isinstance(found, Links) and found.site == live.site else None
 
 
 def _spool(store: Cache | None) -> Path:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Callable, Sequence
+import pickle
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,22 +37,25 @@ from .verification import fixture_problems
 @dataclass(frozen=True, slots=True)
 class Texts:
     """A batch's long texts, kept in a file rather than in memory: its elements of
-    ``revisions.json`` and its Atom entries (10,000 revisions hold some 300 MB of them)."""
+    ``revisions.json``, its Atom entries (10,000 revisions hold some 300 MB of them) and
+    the link-check scans of its pages (read only for the pages a check looks at)."""
 
     path: Path
     sizes: tuple[int, ...]
-    """Bytes of the ``revisions.json`` fragment, then of each entry, in file order."""
+    """Bytes of the ``revisions.json`` fragment, of each entry, then of the scans, in file order."""
     stat: tuple[int, int]
     """(size, mtime in ns) of the file as written: anything else is not these texts."""
 
     @classmethod
-    def write(cls, path: Path, fragment: bytes, entries: Sequence[bytes]) -> Texts:
+    def write(cls, path: Path, fragment: bytes, entries: Sequence[bytes], scans: dict[str, Scan]) -> Texts:
         """Write the texts to ``path`` (whole, or not at all)."""
+        scanned = pickle.dumps(scans, protocol=pickle.HIGHEST_PROTOCOL)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(b"".join([fragment, *entries]))
+        temporary.write_bytes(b"".join([fragment, *entries, scanned]))
         os.replace(temporary, path)
         found = path.stat()
-        return cls(path, (len(fragment), *map(len, entries)), (found.st_size, found.st_mtime_ns))
+        sizes = (len(fragment), *map(len, entries), len(scanned))
+        return cls(path, sizes, (found.st_size, found.st_mtime_ns))
 
     def moved(self, path: Path) -> Texts | None:
         """The same texts at ``path``, if the file there is the one written."""
@@ -74,6 +78,13 @@ class Texts:
             file.seek(sum(self.sizes[: number + 1]))
             return file.read(self.sizes[number + 1])
 
+    def scans(self) -> dict[str, Scan]:
+        """The link-check scans of the batch's pages."""
+        with open(self.path, "rb") as file:
+            file.seek(sum(self.sizes[:-1]))
+            scans: dict[str, Scan] = pickle.loads(file.read(self.sizes[-1]))
+            return scans
+
 
 @dataclass(frozen=True, slots=True)
 class Summary:
@@ -90,13 +101,11 @@ class Summary:
     listed: tuple[dict[str, object], ...]
     """Its ``revisions`` JSON objects in list order, without ``contentHtml``: what lists show."""
     texts: Texts
-    """The whole objects as they appear inside ``revisions.json``, and the Atom entries."""
+    """The whole objects as they appear inside ``revisions.json``, the Atom entries and the scans."""
     verified: tuple[int, ...]
     """How many ``verified_output`` blocks each revision has."""
     pages: dict[str, str] | None
     """Article pages written to the staging folder: output path → content hash; None when not rendered."""
-    scans: dict[str, Scan]
-    """What the link check needs of each of those pages."""
 
     def data(self) -> list[dict[str, object]]:
         """Its whole ``revisions`` JSON objects, read back from its texts."""
@@ -151,11 +160,34 @@ def summarize(
         refs=refs,
         outcomes=outcomes,
         listed=tuple({k: v for k, v in d.items() if k != "contentHtml"} for d in data),
-        texts=Texts.write(spool, joined_data, entries),
+        texts=Texts.write(spool, joined_data, entries, scans),
         verified=verified,
         pages=pages,
-        scans=scans,
     )
+
+
+class Scans(Mapping[str, Scan]):
+    """The scans of a site's pages, each batch's read from its texts file when first asked for:
+    a check of a few pages reads a few files."""
+
+    def __init__(self, summaries: Sequence[Summary], others: dict[str, Scan]) -> None:
+        self._loaded = dict(others)
+        self._owner = {path: part.texts for part in summaries for path in part.pages or {}}
+
+    def __getitem__(self, path: str) -> Scan:
+        if path not in self._loaded:
+            self._loaded |= self._owner[path].scans()
+        return self._loaded[path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._loaded or path in self._owner
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._owner
+        yield from (path for path in self._loaded if path not in self._owner)
+
+    def __len__(self) -> int:
+        return len(self._owner) + sum(path not in self._owner for path in self._loaded)
 
 
 def fragment(item: object) -> str:

@@ -287,3 +287,59 @@ def test_rebuild_after_rebuild_each_equals_a_clean_build(site: Path, run_cli: Ru
         assert tree(site / "build") == clean_build(site, run_cli, tmp_path / str(number)), number
     assert (site / CACHE_DIR / "spare").is_dir()
     assert not any(p.name.startswith(".build") for p in site.iterdir())
+
+
+def _slug(number: int) -> str:
+    return next(a.slug for n, articles in corpus().batches(N) if n == number for a in articles)
+
+
+def test_a_link_into_a_page_is_checked_again_when_only_that_page_changed(site: Path, run_cli: RunCli) -> None:
+    """The check looks again at changed pages and at the pages linking into them with a
+    #fragment; an unchanged page whose target lost its id must still fail the build."""
+    target = _slug(1)
+    heading_text = "Якорь для ссылки"
+    first_paragraph(site, "batch_00001", "")
+    path = site / "articles/batch_00001.py"
+    path.write_text(
+        path.read_text("utf-8").replace("paragraph('' + ", f"heading({heading_text!r}), paragraph(", 1),
+        "utf-8",
+    )
+    built(site, run_cli)
+    page = (site / "build/articles" / target / "index.html").read_text("utf-8")
+    anchor = page.split(f">{heading_text}</h2>")[0].rsplit('id="', 1)[1].split('"')[0]
+    first_paragraph(site, "batch_00002", f"См. [раздел](/articles/{target}/#{anchor}). ")
+    built(site, run_cli)  # the link resolves
+
+    path.write_text(path.read_text("utf-8").replace(heading_text, "Другой заголовок", 1), "utf-8")
+    result = run_cli(["build", "--root", str(site)])
+
+    assert result.code == 1, result.err
+    assert "no element with id" in result.err
+    assert f"build/articles/{_slug(2)}/index.html" in result.err  # the page that links: unchanged
+
+
+def test_the_link_check_looks_again_only_at_what_may_have_changed() -> None:
+    from site_builder.sitecheck import link_context, links_after, scan_page, to_check
+
+    pages = {
+        "a/index.html": '<a href="/b/#x">b</a> <a href="/c/">c</a>',
+        "b/index.html": '<h2 id="x">x</h2>',
+        "c/index.html": '<a href="#top">top</a><p id="top"></p>',
+    }
+    files = set(pages)
+    scanned = {path: scan_page(text) for path, text in pages.items()}
+    hashes = {path: str(len(text)) for path, text in pages.items()}
+    context = link_context("package", files, "build")
+    first = links_after(None, None, scanned, files, hashes, "site-1", context)
+    assert first.fragments == {"b/index.html": frozenset({"a/index.html"})}  # "#top" stays on its page
+
+    assert to_check(first, context, hashes) == set()
+    assert to_check(first, context, hashes | {"b/index.html": "changed"}) == {"b/index.html", "a/index.html"}
+    assert to_check(first, context, hashes | {"a/index.html": "changed"}) == {"a/index.html"}
+    assert to_check(first, link_context("package", files | {"d.txt"}, "build"), hashes) is None
+    assert to_check(first, link_context("other package", files, "build"), hashes) is None
+    assert to_check(None, context, hashes) is None
+
+    scanned["a/index.html"] = scan_page('<a href="/c/">c</a>')  # a no longer links into b
+    second = links_after(first, {"a/index.html"}, scanned, files, hashes, "site-2", context)
+    assert second.fragments == {}
