@@ -14,7 +14,6 @@ from .html import attr, escape_text
 from .model import Revision
 
 _TAG = re.compile(r"<[^>]*>")
-_SPACE = re.compile(r"\s+")
 _WIDE = re.compile(
     "[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
     "\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff\uf900-\ufaff\U00020000-\U0003134f]"
@@ -44,7 +43,8 @@ def content_html(revision: Revision, label: str) -> str:
 @lru_cache(maxsize=16)  # a revision's body is measured for validation and for its JSON
 def body_text(markup: str) -> str:
     """Visible text: tags become spaces, entities are decoded, spaces collapse."""
-    return _SPACE.sub(" ", html.unescape(_TAG.sub(" ", markup))).strip()
+    # str.split() splits at exactly what ``\s`` matches, and faster than a regular expression.
+    return " ".join(html.unescape(_TAG.sub(" ", markup)).split())
 
 
 def reading_minutes(text: str) -> int:

@@ -89,8 +89,16 @@ def run_fixtures(fixtures: Mapping[str, Fixture], *, timeout: float, jobs: int) 
                 done[worker.fid] = _timed_out(conn, worker, timeout)
             else:
                 continue
-            shutil.rmtree(worker.scratch, ignore_errors=True)
+            _remove(worker.scratch)
     return {fid: done[fid] for fid in fixtures}
+
+
+def _remove(scratch: str) -> None:
+    """Remove a worker's temporary directory: most fixtures leave it empty."""
+    try:
+        os.rmdir(scratch)
+    except OSError:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _timed_out(conn: Connection, worker: _Worker, timeout: float) -> Outcome:

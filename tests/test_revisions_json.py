@@ -17,8 +17,11 @@ from typing import Any
 
 import pytest
 from conftest import HEADER, MakeSite, RunCli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from site_builder import content
 from site_builder.revisions_json import schema
 
 # The site's language is Russian, so a revision without ``lang`` must come out as ``ru``.
@@ -338,3 +341,21 @@ def test_the_schema_rejects_a_broken_object(data: list[dict[str, Any]], breakage
 
 def test_the_schema_rejects_an_object_instead_of_an_array(data: list[dict[str, Any]]) -> None:
     assert not validator().is_valid(data[0])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["<b>", "</p>", "&amp;", "&nbsp;", "a", "я", " ", "\t", "\n", "\u3000", "\x1c", "\xa0"]
+        )
+    ).map("".join)
+)
+def test_body_text_is_the_contract_spelled_out(markup: str) -> None:
+    """DESIGN.md: every tag replaced by a space, entities decoded, whitespace runs collapsed
+    to one space, trimmed (the implementation splits rather than substitutes)."""
+    import html
+    import re
+
+    expected = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]*>", " ", markup))).strip()
+    assert content.body_text(markup) == expected
