@@ -248,7 +248,7 @@ def _print_revisions(args: argparse.Namespace, root: Path, spool: Path) -> int:
     if checked.problems:
         _report(checked.problems)
         return 1
-    slugs = {d["slug"] for part in checked.summaries for d in part.listed}
+    slugs = {item.slug for part in checked.summaries for item in part.items}
     missing = [s for s in args.slug or () if s not in slugs]
     if missing:
         print(f"site-builder: no revision with slug {', '.join(missing)}", file=sys.stderr)

@@ -54,16 +54,17 @@ def atom_feed(settings: Settings, items: Sequence[Item]) -> str:
     """An Atom (RFC 4287) feed of every revision, newest first."""
     entries = [feed_entry(settings, item).encode("utf-8") for item in items]
     out = io.BytesIO()
-    write_atom_feed(settings, items, entries.__getitem__, out.write)
+    write_atom_feed(settings, items, lambda n: out.write(entries[n]), out.write)
     return out.getvalue().decode("utf-8")
 
 
-def write_atom_feed(
-    settings: Settings, items: Sequence[Item], entry: Callable[[int], bytes], write: Callable[[bytes], object]
-) -> None:
-    """:func:`atom_feed`, streamed to ``out``, from each item's :func:`feed_entry` as
-    ``entry(n)`` gives it already rendered and encoded (read one at a time: a large
-    site's feed is larger than its other files together)."""
+def feed_order(items: Sequence[Item]) -> list[int]:
+    """The positions of ``items`` in the feed: newest first, one day's in site order."""
+    return sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)
+
+
+def feed_head(settings: Settings, items: Sequence[Item]) -> bytes:
+    """The feed up to its first entry."""
     # xml:base lets readers resolve the site-relative links inside the content.
     attrs = {"xmlns": ATOM, "xml:lang": settings.language, "xml:base": _absolute(settings, "/")}
     feed = ET.Element("feed", attrs)
@@ -77,15 +78,25 @@ def write_atom_feed(
     _sub(_sub(feed, "author"), "name", settings.title)
     _sub(feed, "generator", "site_builder")
     head = _document(feed).encode("utf-8")
+    return head if not items else head.removesuffix(b"</feed>\n")
+
+
+def write_atom_feed(
+    settings: Settings,
+    items: Sequence[Item],
+    entry: Callable[[int], object],
+    write: Callable[[bytes], object],
+) -> None:
+    """:func:`atom_feed`, streamed to ``write``; ``entry(n)`` writes the ``n``-th item's
+    :func:`feed_entry`, already rendered and encoded (a large site's feed is larger than
+    its other files together, so it is never held whole)."""
+    write(feed_head(settings, items))
     if not items:
-        write(head)
         return
-    order = sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)  # newest_first
     # What ET.indent would give the whole tree: each entry on its own, then spliced in.
-    write(head.removesuffix(b"</feed>\n"))
-    for position, n in enumerate(order):
+    for position, n in enumerate(feed_order(items)):
         write(b"  " if position == 0 else b"\n  ")
-        write(entry(n))
+        entry(n)
     write(b"\n</feed>\n")
 
 

@@ -58,7 +58,7 @@ class Checked:
     @property
     def revisions(self) -> int:
         """How many revisions the site has."""
-        return sum(len(part.listed) for part in self.summaries)
+        return sum(len(part.items) for part in self.summaries)
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +288,7 @@ def _build_into(
     try:
         report("rendering")
         items = site_items(checked.summaries)
-        files, scans, problems = render_rest(root, settings, items, store, checked.common)  # 4.
+        files, scans, problems = render_rest(root, settings, checked.summaries, store, checked.common)  # 4.
         if problems:
             return Built(tuple(problems), checked.revisions, 0, 0)
         hashes = {p: sha for part in checked.summaries for p, sha in (part.pages or {}).items()}
@@ -297,7 +297,7 @@ def _build_into(
             hashes[path] = content_hash(data)
             if not stage.has(path, hashes[path]):
                 write_file(staging, path, data)
-        hashes |= write_joined(settings, checked.summaries, items, staging)  # revisions.json, the feed
+        hashes |= write_joined(settings, checked.summaries, items, stage)  # revisions.json, the feed
         assets = output.copy_assets(root / settings.assets_dir, staging)
         stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
         report("indexing for search, checking links")

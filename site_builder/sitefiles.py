@@ -9,8 +9,8 @@ problem at the template's file and line, not a traceback.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
+import os
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -19,48 +19,48 @@ import jinja2
 
 from .cache import Cache
 from .errors import Problem
-from .feeds import robots, sitemap, write_atom_feed
+from .feeds import feed_head, feed_order, robots, sitemap, write_atom_feed
 from .highlight import highlight_css
-from .render import Item, environment, items_from, render_lists
+from .output import Stage
+from .render import Item, environment, render_lists
 from .settings import Settings
 from .sitecheck import Scan, scan_page
-from .summary import Summary, write_revisions
+from .summary import Summary, Texts, write_revisions
 from .template_errors import template_problem
 
 
 def site_items(summaries: Sequence[Summary]) -> list[Item]:
     """Every revision as the lists, the feed and the sitemap show it, in site order."""
-    return items_from(
-        [d for part in summaries for d in part.listed], [n for part in summaries for n in part.verified]
-    )
+    return [item for part in summaries for item in part.items]
 
 
 def render_rest(
-    root: Path, settings: Settings, items: Sequence[Item], cache: Cache | None, common: str
+    root: Path, settings: Settings, summaries: Sequence[Summary], cache: Cache | None, common: str
 ) -> tuple[dict[str, bytes], dict[str, Scan], list[Problem]]:
     """Output path → bytes of every file that is not an article page, an asset or one of the
     :func:`write_joined` files, and the scans of its HTML pages; ``common`` is the hash of
     all the pages' other inputs."""
-    # The list pages show no article text: most edits leave them as they were.
+    # The list pages and the sitemap show no article text: most edits leave them as they were.
     digest = hashlib.sha256(common.encode())
-    for item in items:
-        digest.update(repr(dataclasses.replace(item, content_html="")).encode())
+    for part in summaries:
+        digest.update(part.list_key.encode())
     key = digest.hexdigest()
     kept = cache.get("lists", key) if cache is not None else None
     if isinstance(kept, tuple) and len(kept) == 2:
         files, scans = dict(kept[0]), dict(kept[1])
     else:
+        items = site_items(summaries)
         try:
             texts = render_lists(environment(root), settings, items)
         except jinja2.TemplateError as exc:
             return {}, {}, [template_problem(root, exc)]
         files = {path: text.encode("utf-8") for path, text in texts.items()}
         scans = {path: scan_page(text) for path, text in texts.items()}
+        files["sitemap.xml"] = sitemap(settings, items).encode("utf-8")
         if cache is not None:
             cache.put("lists", key, (files, scans))
             cache.keep_only("lists", {key})
     texts = {
-        "sitemap.xml": sitemap(settings, items),
         "robots.txt": robots(settings),
         "theme/style.css": theme_css(),
         "theme/favicon.svg": _theme_file("favicon.svg"),
@@ -69,37 +69,79 @@ def render_rest(
 
 
 def write_joined(
-    settings: Settings, summaries: Sequence[Summary], items: Sequence[Item], staging: Path
+    settings: Settings, summaries: Sequence[Summary], items: Sequence[Item], stage: Stage
 ) -> dict[str, str]:
-    """Write ``revisions.json`` and the feed, joined from each batch's texts, straight into
-    ``staging``; their content hashes by output path."""
-    where = [(part.texts, n) for part in summaries for n in range(len(part.listed))]
-    with _Hashed(staging / "revisions.json") as out:
-        write_revisions(summaries, out.write)
-    with _Hashed(staging / "feed.xml") as feed:
-        write_atom_feed(settings, items, lambda n: where[n][0].entry(where[n][1]), feed.write)
-    return {"revisions.json": out.sha, "feed.xml": feed.sha}
+    """Make ``revisions.json`` and the feed in the staging folder, joined from each batch's
+    texts; what each is known by, by output path.
+
+    Each is known by a hash of its parts' hashes rather than of its bytes: the bytes
+    (hundreds of megabytes on a large site) are copied from the batches' files by the
+    kernel, never read here, and not copied at all when the staging folder or the live
+    site already holds them.
+    """
+    digest = hashlib.sha256(b"revisions.json")
+    for part in summaries:
+        digest.update(part.texts.digests[0].encode())
+    known = {"revisions.json": digest.hexdigest()}
+    if not stage.has("revisions.json", known["revisions.json"]):
+        with _Joined(stage.folder / "revisions.json") as out:
+            write_revisions(summaries, out.write, out.copy)
+    where = [(part.texts, n) for part in summaries for n in range(len(part.items))]
+    digest = hashlib.sha256(b"feed.xml\0" + feed_head(settings, items))
+    for n in feed_order(items):
+        texts, number = where[n]
+        digest.update(texts.digests[number + 1].encode())
+    known["feed.xml"] = digest.hexdigest()
+    if not stage.has("feed.xml", known["feed.xml"]):
+        with _Joined(stage.folder / "feed.xml") as feed:
+
+            def entry(n: int) -> None:
+                texts, number = where[n]
+                feed.copy(texts, sum(texts.sizes[: number + 1]), texts.sizes[number + 1])
+
+            write_atom_feed(settings, items, entry, feed.write)
+    return known
 
 
-class _Hashed:
-    """A new file (never one shared with the live site) that hashes what is written to it."""
+class _Joined:
+    """A new file (never one shared with the live site) made of small writes and of
+    ranges of the batches' texts files, copied by the kernel."""
+
+    OPEN_FILES = 64
 
     def __init__(self, path: Path) -> None:
         path.unlink(missing_ok=True)
-        self._file = open(path, "wb")  # noqa: SIM115 - closed in __exit__
-        self._digest = hashlib.sha256()
-        self.sha = ""
+        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        self._sources: dict[Path, int] = {}
 
-    def __enter__(self) -> _Hashed:
+    def __enter__(self) -> _Joined:
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self._file.close()
-        self.sha = self._digest.hexdigest()
+        for fd in self._sources.values():
+            os.close(fd)
+        os.close(self._fd)
 
     def write(self, data: bytes) -> None:
-        self._digest.update(data)
-        self._file.write(data)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view) :]
+
+    def copy(self, texts: Texts, offset: int, size: int) -> None:
+        source = self._sources.pop(texts.path, None)  # re-inserted: the most recent last
+        if source is None:
+            if len(self._sources) >= self.OPEN_FILES:
+                os.close(self._sources.pop(next(iter(self._sources))))
+            source = os.open(texts.path, os.O_RDONLY)
+        self._sources[texts.path] = source
+        while size > 0:
+            try:
+                done = os.copy_file_range(source, self._fd, size, offset)
+            except OSError:  # not between these file systems: through memory
+                done = os.write(self._fd, os.pread(source, min(size, 1 << 20), offset))
+            if done <= 0:
+                raise OSError(f"{texts.path} is shorter than its record")
+            offset, size = offset + done, size - done
 
 
 def theme_css() -> str:

@@ -25,7 +25,7 @@ from .feeds import feed_entry
 from .fixtures import Outcome
 from .loader import Batch, fixture_id
 from .model import Block
-from .render import environment, items_from, render_articles
+from .render import Item, environment, items_from, render_articles
 from .revisions_json import revision_dict
 from .settings import Settings
 from .sitecheck import Scan, scan_page
@@ -45,6 +45,8 @@ class Texts:
     """Bytes of the ``revisions.json`` fragment, of each entry, then of the scans, in file order."""
     stat: tuple[int, int]
     """(size, mtime in ns) of the file as written: anything else is not these texts."""
+    digests: tuple[str, ...]
+    """Content hash of the fragment, then of each entry: what a joined file is known by."""
 
     @classmethod
     def write(cls, path: Path, fragment: bytes, entries: Sequence[bytes], scans: dict[str, Scan]) -> Texts:
@@ -55,7 +57,8 @@ class Texts:
         os.replace(temporary, path)
         found = path.stat()
         sizes = (len(fragment), *map(len, entries), len(scanned))
-        return cls(path, sizes, (found.st_size, found.st_mtime_ns))
+        digests = tuple(content_hash(part) for part in (fragment, *entries))
+        return cls(path, sizes, (found.st_size, found.st_mtime_ns), digests)
 
     def moved(self, path: Path) -> Texts | None:
         """The same texts at ``path``, if the file there is the one written."""
@@ -78,6 +81,12 @@ class Texts:
             file.seek(sum(self.sizes[: number + 1]))
             return file.read(self.sizes[number + 1])
 
+    def entries(self) -> list[bytes]:
+        """Every Atom entry, in revision order."""
+        with open(self.path, "rb") as file:
+            file.seek(self.sizes[0])
+            return [file.read(size) for size in self.sizes[1:-1]]
+
     def scans(self) -> dict[str, Scan]:
         """The link-check scans of the batch's pages."""
         with open(self.path, "rb") as file:
@@ -98,8 +107,10 @@ class Summary:
     """What the site-wide rules need of it."""
     outcomes: dict[str, Outcome] | None
     """Its fixtures' outcomes; None when they were not run."""
-    listed: tuple[dict[str, object], ...]
-    """Its ``revisions`` JSON objects in list order, without ``contentHtml``: what lists show."""
+    items: tuple[Item, ...]
+    """Its revisions as lists, the feed and the sitemap show them (``content_html`` left empty)."""
+    list_key: str
+    """Hash of those items: the list pages and the sitemap change only when it does."""
     texts: Texts
     """The whole objects as they appear inside ``revisions.json``, the Atom entries and the scans."""
     verified: tuple[int, ...]
@@ -138,8 +149,9 @@ def summarize(
     pages: dict[str, str] | None = None
     scans: dict[str, Scan] = {}
     entries: tuple[bytes, ...] = ()
+    items = items_from(data, verified)
+    listed = tuple(dataclasses.replace(item, content_html="") for item in items)
     if staging is not None and not problems:  # a batch with problems fails the build anyway
-        items = items_from(data, verified)
         entries = tuple(feed_entry(settings, item).encode("utf-8") for item in items)
         try:
             texts = render_articles(environment(root), settings, items)
@@ -159,7 +171,8 @@ def summarize(
         problems=tuple(problems),
         refs=refs,
         outcomes=outcomes,
-        listed=tuple({k: v for k, v in d.items() if k != "contentHtml"} for d in data),
+        items=listed,
+        list_key=content_hash(repr(listed).encode("utf-8", "surrogatepass")),
         texts=Texts.write(spool, joined_data, entries, scans),
         verified=verified,
         pages=pages,
@@ -196,14 +209,21 @@ def fragment(item: object) -> str:
     return json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n  ")
 
 
-def write_revisions(summaries: Sequence[Summary], write: Callable[[bytes], object]) -> None:
-    """``revisions.json`` from each batch's fragment, streamed: what ``dumps(data, 2)`` gives."""
+def write_revisions(
+    summaries: Sequence[Summary],
+    write: Callable[[bytes], object],
+    copy: Callable[[Texts, int, int], object] | None = None,
+) -> None:
+    """``revisions.json`` from each batch's fragment, streamed: what ``dumps(data, 2)`` gives.
+    With ``copy``, each fragment is handed to it as (texts, offset, size) instead of read."""
     first = True
     for part in summaries:
-        fragment = part.texts.fragment()
-        if fragment:
+        if part.texts.sizes[0]:
             write(b"[\n  " if first else b",\n  ")
-            write(fragment)
+            if copy is None:
+                write(part.texts.fragment())
+            else:
+                copy(part.texts, 0, part.texts.sizes[0])
             first = False
     write(b"[]\n" if first else b"\n]\n")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import pickle
 import shutil
 import sys
@@ -343,3 +344,20 @@ def test_the_link_check_looks_again_only_at_what_may_have_changed() -> None:
     scanned["a/index.html"] = scan_page('<a href="/c/">c</a>')  # a no longer links into b
     second = links_after(first, {"a/index.html"}, scanned, files, hashes, "site-2", context)
     assert second.fragments == {}
+
+
+def test_joined_files_are_the_same_where_the_kernel_cannot_copy(
+    site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """revisions.json and the feed are copied from the batches' files by copy_file_range;
+    where that fails (another file system, an old kernel) they go through memory instead."""
+    expected = clean_build(site, run_cli, tmp_path / "kernel")
+    calls = []
+
+    def unsupported(*args: object, **kwargs: object) -> int:
+        calls.append(args)
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "copy_file_range", unsupported)
+    assert clean_build(site, run_cli, tmp_path / "memory") == expected
+    assert len(calls) > N  # every fragment and entry took the other way
