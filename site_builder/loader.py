@@ -8,6 +8,7 @@ still loaded, so their problems are reported in the same run.
 from __future__ import annotations
 
 import importlib.util
+import linecache
 import re
 import sys
 import traceback
@@ -155,9 +156,11 @@ def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
 
 
 def forget(batch: Batch) -> None:
-    """Drop a loaded batch's module from ``sys.modules``: a worker that imports thousands
+    """Drop a loaded batch's module from ``sys.modules``, and its source lines from
+    ``linecache`` (read to place a fixture's ``def``): a worker that imports thousands
     of batches would otherwise keep every one of them, and their revisions, alive."""
     sys.modules.pop(_MODULE_PREFIX + batch.name, None)
+    linecache.cache.pop(str(batch.path), None)
 
 
 def _import(path: Path, module_name: str) -> ModuleType:

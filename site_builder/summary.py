@@ -180,27 +180,38 @@ def summarize(
 
 
 class Scans(Mapping[str, Scan]):
-    """The scans of a site's pages, each batch's read from its texts file when first asked for:
-    a check of a few pages reads a few files."""
+    """The scans of a site's pages, each batch's read from its texts file when asked for:
+    a check of a few pages reads a few files, and a check of every page holds the scans
+    of the last few batches only (10,000 pages' scans take a hundred megabytes)."""
+
+    HELD_BATCHES = 64
 
     def __init__(self, summaries: Sequence[Summary], others: dict[str, Scan]) -> None:
-        self._loaded = dict(others)
+        self._others = {path: scan for path, scan in others.items()}
         self._owner = {path: part.texts for part in summaries for path in part.pages or {}}
+        self._held: dict[Path, dict[str, Scan]] = {}  # least recently used first
 
     def __getitem__(self, path: str) -> Scan:
-        if path not in self._loaded:
-            self._loaded |= self._owner[path].scans()
-        return self._loaded[path]
+        if path in self._others:
+            return self._others[path]
+        texts = self._owner[path]
+        batch = self._held.pop(texts.path, None)
+        if batch is None:
+            batch = texts.scans()
+            if len(self._held) >= self.HELD_BATCHES:
+                del self._held[next(iter(self._held))]
+        self._held[texts.path] = batch
+        return batch[path]
 
     def __contains__(self, path: object) -> bool:
-        return path in self._loaded or path in self._owner
+        return path in self._others or path in self._owner
 
     def __iter__(self) -> Iterator[str]:
         yield from self._owner
-        yield from (path for path in self._loaded if path not in self._owner)
+        yield from (path for path in self._others if path not in self._owner)
 
     def __len__(self) -> int:
-        return len(self._owner) + sum(path not in self._owner for path in self._loaded)
+        return len(self._owner) + sum(path not in self._owner for path in self._others)
 
 
 def fragment(item: object) -> str:

@@ -56,3 +56,53 @@ def test_validate_reports_fixture_outcomes_from_the_workers(make_site: MakeSite,
         "$.answer: the article prints 41, the fixture returns 42",
         "1 problem found",
     ]
+
+
+def test_a_worker_keeps_nothing_of_a_batch_once_it_is_summarized(make_site: MakeSite) -> None:
+    """A worker imports thousands of batches at N = 10,000: neither the module nor the
+    source lines read to place its fixtures' ``def`` may stay behind (a worker grew by
+    some 50 KB a batch before linecache was emptied too)."""
+    import linecache
+    import sys
+
+    from site_builder.loader import forget, load_batch
+
+    root = make_site({"articles/a_good.py": GOOD})
+    path = root / "articles/a_good.py"
+    batch, problem = load_batch(path, root)
+    assert problem is None and batch is not None and batch.fixtures
+    assert str(path) in linecache.cache  # read to find the fixture's def line
+    modules = [name for name in sys.modules if name.endswith("a_good")]
+    assert modules
+
+    forget(batch)
+
+    assert str(path) not in linecache.cache
+    assert not [name for name in sys.modules if name.endswith("a_good")]
+
+
+def test_a_check_of_every_page_holds_the_scans_of_a_few_batches_only(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from site_builder.sitecheck import scan_page
+    from site_builder.summary import Scans, Texts
+
+    folder = Path(str(tmp_path))
+    summaries = []
+    for number in range(Scans.HELD_BATCHES + 10):
+        page = f"articles/p{number}/index.html"
+        texts = Texts.write(folder / f"{number}.text", b"", [], {page: scan_page(f'<p id="x{number}"></p>')})
+        summaries.append(_Part(texts, {page: "sha"}))
+    scans = Scans(summaries, {"index.html": scan_page("<p></p>")})  # type: ignore[arg-type]
+
+    assert [scans[path].ids for path in scans][:2] == [{"x0"}, {"x1"}]
+    assert len(scans) == Scans.HELD_BATCHES + 11
+    assert len(scans._held) == Scans.HELD_BATCHES  # the least recently used were let go
+    assert scans["articles/p0/index.html"].ids == {"x0"}  # and are read again when asked for
+
+
+class _Part:
+    """The two fields of a summary that :class:`Scans` reads."""
+
+    def __init__(self, texts: object, pages: dict[str, str]) -> None:
+        self.texts, self.pages = texts, pages
