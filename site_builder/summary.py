@@ -75,18 +75,6 @@ class Texts:
         with open(self.path, "rb") as file:
             return file.read(self.sizes[0])
 
-    def entry(self, number: int) -> bytes:
-        """The Atom entry of the ``number``-th revision."""
-        with open(self.path, "rb") as file:
-            file.seek(sum(self.sizes[: number + 1]))
-            return file.read(self.sizes[number + 1])
-
-    def entries(self) -> list[bytes]:
-        """Every Atom entry, in revision order."""
-        with open(self.path, "rb") as file:
-            file.seek(self.sizes[0])
-            return [file.read(size) for size in self.sizes[1:-1]]
-
     def scans(self) -> dict[str, Scan]:
         """The link-check scans of the batch's pages."""
         with open(self.path, "rb") as file:
@@ -113,8 +101,6 @@ class Summary:
     """Hash of those items: the list pages and the sitemap change only when it does."""
     texts: Texts
     """The whole objects as they appear inside ``revisions.json``, the Atom entries and the scans."""
-    verified: tuple[int, ...]
-    """How many ``verified_output`` blocks each revision has."""
     pages: dict[str, str] | None
     """Article pages written to the staging folder: output path → content hash; None when not rendered."""
 
@@ -174,7 +160,6 @@ def summarize(
         items=listed,
         list_key=content_hash(repr(listed).encode("utf-8", "surrogatepass")),
         texts=Texts.write(spool, joined_data, entries, scans),
-        verified=verified,
         pages=pages,
     )
 
@@ -187,7 +172,7 @@ class Scans(Mapping[str, Scan]):
     HELD_BATCHES = 64
 
     def __init__(self, summaries: Sequence[Summary], others: dict[str, Scan]) -> None:
-        self._others = {path: scan for path, scan in others.items()}
+        self._others = dict(others)
         self._owner = {path: part.texts for part in summaries for path in part.pages or {}}
         self._held: dict[Path, dict[str, Scan]] = {}  # least recently used first
 
