@@ -116,6 +116,11 @@ def _pages_by_type(root: Path, categories: list[str]) -> dict[str, list[str]]:
 @pytest.fixture(scope="module")
 def chromium() -> Path:
     """Debian's Chromium: missing fails the run on CI and skips it, visibly, elsewhere."""
+    return debian_chromium()
+
+
+def debian_chromium() -> Path:
+    """:func:`chromium`'s body, for other browser test modules' own fixture."""
     if not CHROMIUM.exists():
         reason = f"{CHROMIUM} is missing: install Debian's `chromium` package to run the browser tests"
         if os.environ.get("CI") == "true":
@@ -135,27 +140,41 @@ def site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     pages = _pages_by_type(out, categories)
     assert len(pages["article"]) == 5, f"expected the repo's 5 articles, built {pages['article']}"
 
-    handler = functools.partial(_SiteHandler, directory=str(out))
+    with serving(out) as base:
+        yield Site(out, base, pages, categories)
+
+
+@contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` on a free port of 127.0.0.1; yields the base URL."""
+    handler = functools.partial(_SiteHandler, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
     thread.start()
     try:
-        yield Site(out, f"http://127.0.0.1:{server.server_address[1]}", pages, categories)
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
 
 
+@contextmanager
+def launched(chromium: Path) -> Iterator[Browser]:
+    """Debian's Chromium driven by Playwright, closed afterwards."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 @pytest.fixture(scope="module")
 def browser(chromium: Path) -> Iterator[Browser]:
     """One Chromium for the whole module."""
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched(chromium) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

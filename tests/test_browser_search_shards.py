@@ -8,20 +8,16 @@ of the index page must list that article, whose result Pagefind reads from that 
 from __future__ import annotations
 
 import contextlib
-import functools
-import http.server
 import json
-import os
-import threading
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Request, sync_playwright
+from playwright.sync_api import Browser, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from test_browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Site, _SiteHandler, visit, watched_page
+from test_browser import DESKTOP, Site, debian_chromium, launched, serving, visit, watched_page
 from test_incremental import corpus
 
 from site_builder import cli
@@ -96,37 +92,20 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 @pytest.fixture(scope="module")
 def chromium() -> Path:
     """Debian's Chromium: missing fails the run on CI and skips it, visibly, elsewhere."""
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} is missing: install Debian's `chromium` package to run the browser tests"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
-    return CHROMIUM
+    return debian_chromium()
 
 
 @pytest.fixture(scope="module")
 def served(chromium: Path, built: Built) -> Iterator[Site]:
     """The built site on a free port of 127.0.0.1."""
-    handler = functools.partial(_SiteHandler, directory=str(built.out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="shard-test-server", daemon=True)
-    thread.start()
-    try:
-        yield Site(built.out, f"http://127.0.0.1:{server.server_address[1]}", {}, [])
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serving(built.out) as base:
+        yield Site(built.out, base, {}, [])
 
 
 @pytest.fixture(scope="module")
 def browser(chromium: Path) -> Iterator[Browser]:
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched(chromium) as running:
+        yield running
 
 
 def bundle_of(path: str) -> str:
