@@ -220,7 +220,7 @@ def build(
     if store is not None and not settings_problems and (done := up_to_date(store, target, inputs.key)):
         return Built((), done.revisions, done.pages, len(done.files), unchanged=True)
     last = last_written(store, target)
-    spare = store.folder / "spare" / record_name(target) if store is not None else None
+    spare = _spare(store, target)
     held = store.get("outputs", record_name(target) + ".spare") if store is not None else None
     try:
         stage = output.Stage.open(target, spare, last, held if isinstance(held, output.Written) else None)
@@ -321,7 +321,7 @@ def _build_into(
     stage.prune(staged | published | UI_FILES)
     pages = sum(p.endswith(".html") for p in hashes)
     listed = output.stats(staging)
-    spare = store.folder / "spare" / record_name(target) if store is not None else None
+    spare = _spare(store, target)
     kept_old = output.swap(staging, target, spare)  # 7. replace the old site whole
     if store is not None:
         if kept_old and last is not None:  # the spare is the site that was live until now
@@ -340,6 +340,11 @@ def _build_into(
         store.keep_only("spare", {record_name(target)} if kept_old else set())
         store.keep_only("batches", set(checked.keys))
     return Built((), checked.revisions, pages, len(listed))
+
+
+def _spare(store: Cache | None, target: Path) -> Path | None:
+    """Where the cache keeps the site before the live one in ``target`` (see :func:`output.swap`)."""
+    return store.folder / "spare" / record_name(target) if store is not None else None
 
 
 def _links(store: Cache | None, target: Path, live: output.Written | None) -> Links | None:
