@@ -442,13 +442,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--site-builder", default=shutil.which("site-builder") or "site-builder")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per command before it is killed")
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
+    parser.add_argument(
+        "--operations", type=int, help="runs of each site_builder operation (default: --repeat)"
+    )
     args = parser.parse_args(argv)
+    args.operations = args.repeat if args.operations is None else args.operations
     args.peers = [peer for peer in args.peers.split(",") if peer]
     unknown = set(args.peers) - set(PEERS)
     if unknown:
         parser.error(f"unknown peers: {', '.join(sorted(unknown))}; known: {', '.join(PEERS)}")
-    if args.n < 1 or args.repeat < 1:
-        parser.error("--n and --repeat must be positive")
+    if args.n < 1 or args.repeat < 1 or args.operations < 1:
+        parser.error("--n, --repeat and --operations must be positive")
     if not Path(GNU_TIME).exists():
         parser.error(f"{GNU_TIME} is missing: apt-get install time")
     return args
@@ -469,10 +473,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = [cold_runs(tool, args.repeat, args.timeout) for tool in selected]
     operations: list[Result] = []
     if not args.no_ours and results[0].ok:
-        operations = our_operations(selected[0], args.site_builder, args.repeat, args.timeout)
+        operations = our_operations(selected[0], args.site_builder, args.operations, args.timeout)
     report = {
         "n": args.n,
         "repeat": args.repeat,
+        "operations": args.operations,
         "machine": machine(),
         "versions": versions(args.scratch, args.site_builder, args.peers),
         "cold": [result.summary() for result in results],

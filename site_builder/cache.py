@@ -98,7 +98,7 @@ class Cache:
     def get(self, kind: str, key: str) -> object | None:
         """The entry stored under ``kind/key``, or None."""
         try:
-            with open(self.folder / kind / key, "rb") as file:
+            with open(os.path.join(self.folder, kind, key), "rb") as file:
                 entry: object = pickle.load(file)
                 return entry
         except (
@@ -140,7 +140,9 @@ class Cache:
         if not isinstance(entry, Summary):
             return None
         texts = entry.texts.moved(self.folder / "batches" / f"{key}.text")
-        return None if texts is None else dataclasses.replace(entry, texts=texts)
+        if texts is None:
+            return None
+        return entry if texts is entry.texts else dataclasses.replace(entry, texts=texts)
 
     def write_bytes(self, name: str, data: bytes) -> None:
         """Write one file of the cache whole, or not at all."""

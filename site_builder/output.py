@@ -186,9 +186,15 @@ class Stage:
             return False
         return True
 
-    def prune(self, wanted: set[str], *, but: str | None = None) -> None:
-        """Remove every file not ``wanted`` (except below folder ``but``), then empty folders."""
-        _prune(str(self.folder), "", wanted, but)
+    def prune(self, wanted: set[str], *, but: str | None = None, within: str | None = None) -> None:
+        """Remove every file not ``wanted`` (except below folder ``but``; only below folder
+        ``within`` when given), then empty folders."""
+        if within is None:
+            _prune(str(self.folder), "", wanted, but)
+        elif os.path.isdir(self.folder / within) and not _prune(
+            str(self.folder / within), within + "/", wanted, but
+        ):
+            os.rmdir(self.folder / within)
 
 
 def _prune(directory: str, prefix: str, wanted: set[str], but: str | None) -> bool:

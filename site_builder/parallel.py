@@ -11,7 +11,9 @@ and then reported, so one batch never takes the others down.
 from __future__ import annotations
 
 import multiprocessing
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +65,8 @@ class Workers:
         self._jobs = max(1, jobs)
         self._pool: ProcessPoolExecutor | None = None
         self._futures: dict[tuple[Path, str], Future[Loaded]] = {}
+        self._done: deque[tuple[Path, str]] = deque()  # appended to by the pool's thread
+        self._told: set[tuple[Path, str]] = set()
 
     def __enter__(self) -> Workers:
         return self
@@ -78,19 +82,39 @@ class Workers:
             self._pool = ProcessPoolExecutor(
                 max_workers=self._jobs, mp_context=context, initializer=die_with_parent
             )
-        self._futures[(path, key)] = self._pool.submit(load_one, path, key, self._job)
+        future = self._pool.submit(load_one, path, key, self._job)
+        self._futures[(path, key)] = future
+        future.add_done_callback(lambda _: self._done.append((path, key)))  # from another thread
 
-    def results(self) -> dict[Path, Loaded]:
-        """What every batch handed over gave, waiting for the last."""
+    def ready(self, each: Callable[[Path, Loaded], None]) -> None:
+        """Tell ``each`` of the batches done since the last call, without waiting."""
+        while self._done:
+            task = self._done.popleft()
+            future = self._futures[task]
+            if task not in self._told and future.exception() is None:
+                self._told.add(task)
+                each(task[0], future.result())
+
+    def results(self, each: Callable[[Path, Loaded], None] | None = None) -> dict[Path, Loaded]:
+        """What every batch handed over gave, waiting for the last; ``each`` is told of
+        every batch (not told by :meth:`ready`) as soon as it is done."""
         results: dict[Path, Loaded] = {}
         broken: list[tuple[Path, str]] = []
-        for task, future in self._futures.items():
+        tasks = {future: task for task, future in self._futures.items()}
+        for future in as_completed(tasks):
+            task = tasks[future]
             try:
                 results[task[0]] = future.result()
             except BrokenProcessPool:
                 broken.append(task)
-        for task in broken:
+                continue
+            if each is not None and task not in self._told:
+                self._told.add(task)
+                each(task[0], results[task[0]])
+        for task in sorted(broken):
             results[task[0]] = _alone(*task, self._job)
+            if each is not None:
+                each(task[0], results[task[0]])
         return results
 
 

@@ -18,6 +18,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +29,8 @@ from .fixtures import Outcome, run_fixtures
 from .freshness import Inputs, hash_inputs, last_written, record_name, up_to_date
 from .loader import Site, load_site
 from .model import Fixture
-from .parallel import Job, Workers
-from .search import UI_FILES, Indexing, finish_index, kept, plan, start_index
+from .parallel import Job, Loaded, Workers
+from .search import UI_FILES, Indexing, finish_index, kept
 from .settings import Settings, load_settings
 from .sitecheck import Links, check_scanned, link_context, links_after, to_check
 from .sitefiles import render_rest, site_items, write_joined
@@ -91,11 +92,15 @@ def check_site(
     keep: bool = False,
     spool: Path,
     inputs: Inputs | None = None,
+    group: Callable[[str], int] | None = None,
+    arrived: Callable[[str, dict[str, str]], None] | None = None,
 ) -> Checked:
     """Steps 1-3: load every batch (or take its summary from the cache), validate
     everything, run every fixture; with ``staging``, render article pages into it.
     Only with ``keep`` (a build) are new summaries written to the cache; ``inputs`` are
-    the batches' keys when the caller has hashed them already."""
+    the batches' keys when the caller has hashed them already. Batches are handed to the
+    workers ordered by ``group`` (of a batch name; site order within one), and ``arrived``
+    hears of every batch's staged pages as soon as it has a summary."""
     root = root.resolve()
     settings, problems = load_settings(root)
     folder = root / settings.articles_dir
@@ -105,22 +110,33 @@ def check_site(
     inputs = inputs or hash_inputs(root, settings, root / settings.output_dir)
     common, keys = inputs.common, inputs.keys
     paths = list(keys)
+    grouped = sorted(paths, key=lambda path: group(path.stem)) if group is not None else list(paths)
     found: dict[Path, Summary] = {}
     job = Job(root, settings, run, staging, store if keep else None, spool)
+
+    def done(_path: Path, result: Loaded) -> None:
+        if arrived is not None and result.summary is not None:
+            arrived(result.summary.name, result.summary.pages or {})
+
     with Workers(job, min(jobs or default_jobs(), max(1, len(paths)))) as workers:
         kept = store.keys("batches") if store is not None else set()
-        for path in paths:  # what must be loaded first: the workers start on it at once
-            if keys[path] not in kept:
-                workers.submit(path, keys[path])
-        for path in paths:
+        loading = [path for path in grouped if keys[path] not in kept]
+        for path in loading:  # what must be loaded first: the workers start on it at once
+            workers.submit(path, keys[path])
+        if group is not None:  # the groups of those first: they may be complete the soonest
+            first = {group(path.stem) for path in loading}
+            grouped.sort(key=lambda path: group(path.stem) not in first)
+        for path in grouped:
             if keys[path] not in kept or store is None:
                 continue
             entry = _cached(store.get_summary(keys[path]), run=run, render=staging is not None)
             if entry is not None and (reusable is None or reusable(entry)):
                 found[path] = entry
+                done(path, Loaded(entry, None))
             else:
                 workers.submit(path, keys[path])
-        loaded = workers.results()
+            workers.ready(done)
+        loaded = workers.results(done)
     summaries: list[Summary] = []
     for path in paths:  # site order, whichever worker finished first
         if path in found:
@@ -259,33 +275,34 @@ def _build_into(
     def reusable(summary: Summary) -> bool:  # its pages are in staging or the live site, unchanged
         return all(stage.has(p, sha) for p, sha in (summary.pages or {}).items())
 
-    checked = check_site(
-        root,
-        run=True,
-        jobs=jobs,
-        cache=store is not None,
-        staging=staging,
-        reusable=reusable,
-        keep=True,
-        spool=spool,
-        inputs=inputs,
-    )
-    if checked.problems:
-        return Built(checked.problems, checked.revisions, 0, 0)
-
     def live(key: str) -> tuple[Path, tuple[str, ...]] | None:  # a shard the live site holds untouched
         for folder, (known, names) in (last.bundles if last is not None else {}).items():
             if known == key and last is not None and last.untouched(target, folder, names):
                 return target / folder, names
         return None
 
-    def index(html: dict[str, str]) -> Indexing:  # 5. search index, built while the rest goes on
-        shards = plan(by_batch, html, settings.language)
-        return start_index(staging, shards, settings.language, store, live, jobs or default_jobs())
-
-    by_batch = {part.name: part.pages or {} for part in checked.summaries}
-    indexing = index({}) if any(by_batch.values()) else None  # the article pages are all staged
+    # 5. The search index, shard by shard as the batches' pages are staged, while the rest goes on.
+    names = [path.stem for path in inputs.keys]
+    indexing = Indexing.open(staging, names, settings.language, store, live, jobs or default_jobs())
+    # One thread joins revisions.json and the feed (the kernel copies, the interpreter is
+    # free) while this one goes on; leaving the block waits for it, whatever happened.
+    copier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join")
     try:
+        checked = check_site(
+            root,
+            run=True,
+            jobs=jobs,
+            cache=store is not None,
+            staging=staging,
+            reusable=reusable,
+            keep=True,
+            spool=spool,
+            inputs=inputs,
+            group=indexing.shard_number,
+            arrived=indexing.arrived,
+        )
+        if checked.problems:
+            return Built(checked.problems, checked.revisions, 0, 0)
         report("rendering")
         items = site_items(checked.summaries)
         files, scans, problems = render_rest(root, settings, checked.summaries, store, checked.common)  # 4.
@@ -297,28 +314,31 @@ def _build_into(
             hashes[path] = content_hash(data)
             if not stage.has(path, hashes[path]):
                 write_file(staging, path, data)
-        hashes |= write_joined(settings, checked.summaries, items, stage)  # revisions.json, the feed
+        joined, steps = write_joined(settings, checked.summaries, items, stage)  # revisions.json, feed
+        hashes |= joined
+        copying = [copier.submit(step) for step in steps]
         assets = output.copy_assets(root / settings.assets_dir, staging)
         stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
         report("indexing for search, checking links")
         staged = set(hashes) | assets
-        if indexing is None:  # no articles: Pagefind indexes what there is
-            indexing = index({p: sha for p, sha in hashes.items() if p.endswith(".html")})
+        indexing.everything({p: sha for p, sha in hashes.items() if p.endswith(".html")})
         checked_pages = {path: hashes[path] for path in scanned}
         context = link_context(checked.common, staged | UI_FILES, target.name)
         last_links = _links(store, target, last)
         only = to_check(last_links, context, checked_pages)  # 6. checks: what may have changed
         problems = check_scanned(scanned, staged | UI_FILES, target.name, only)
-        indexed, bundles = finish_index(indexing, staging)
+        indexed, bundles = finish_index(indexing)
         problems += indexed
+        for done in copying:
+            done.result()  # an OSError of the copy is the build's
     finally:
-        if indexing is not None:
-            indexing.stop()
+        copier.shutdown(wait=True, cancel_futures=True)
+        indexing.stop()
     if problems:
         return Built(tuple(sorted(problems, key=Problem.sort_key)), checked.revisions, 0, 0)
     report("writing")
     published = {f"{folder}/{name}" for folder, (_, names) in bundles.items() for name in names}
-    stage.prune(staged | published | UI_FILES)
+    stage.prune(staged | published | UI_FILES, within="pagefind")  # the rest is pruned already
     pages = sum(p.endswith(".html") for p in hashes)
     listed = output.stats(staging)
     spare = _spare(store, target)

@@ -12,10 +12,12 @@ knows only the default bundle keep working); the others at ``/pagefind/shard-NN/
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -37,6 +39,8 @@ MAX_SHARDS = 32
 """A search loads every shard's index: past this, shards grow instead of multiplying."""
 
 _BUNDLE = "pagefind"
+_GLOB_SPECIAL = re.compile(r"[\\*?\[\]{},]")
+"""What a glob would read as syntax in a page's path: each is escaped with a backslash."""
 
 
 def shard_count(batches: int) -> int:
@@ -59,24 +63,12 @@ class Shard:
     key: str
 
 
-def plan(
-    pages_by_batch: Mapping[str, Mapping[str, str]], everything: Mapping[str, str], language: str
-) -> list[Shard]:
-    """The non-empty shards of a site: batch name → (page path → content hash)."""
-    count = shard_count(len(pages_by_batch))
-    members: dict[int, dict[str, str]] = {}
-    for batch, pages in pages_by_batch.items():
-        members.setdefault(shard_of(batch, count), {}).update(pages)
-    if not any(members.values()):
-        members = {0: dict(everything)}  # no articles: index what there is, as Pagefind would
-    version = _pagefind_version()
-    shards = []
-    for number, pages in sorted(members.items()):
-        digest = hashlib.sha256(f"{version}\0{language}\0".encode())
-        for path, sha in sorted(pages.items()):
-            digest.update(f"{path}\0{sha}\0".encode())
-        shards.append(Shard(number, tuple(sorted(pages)), digest.hexdigest()))
-    return shards
+def make_shard(number: int, pages: Mapping[str, str], language: str) -> Shard:
+    """Shard ``number`` of these pages (output path → content hash), with its cache key."""
+    digest = hashlib.sha256(f"{_pagefind_version()}\0{language}\0".encode())
+    for path, sha in sorted(pages.items()):
+        digest.update(f"{path}\0{sha}\0".encode())
+    return Shard(number, tuple(sorted(pages)), digest.hexdigest())
 
 
 def bundle_path(index: int) -> str:
@@ -93,27 +85,116 @@ Live = Callable[[str], "tuple[Path, tuple[str, ...]] | None"]
 
 @dataclass(slots=True)
 class Indexing:
-    """Shards being indexed in the background, and where each finished bundle comes from."""
+    """The search index of one build, shard by shard: each is started as soon as the last
+    of its batches has its pages staged (so indexing overlaps rendering), and each
+    finished bundle comes from the live site, the cache or a new Pagefind run."""
 
-    shards: list[Shard]
+    staging: Path
     store: Path
     """Where shard bundles are kept (the cache, or a temporary folder)."""
+    language: str
+    live_bundle: Live
+    jobs: int = 1
+    scratch: tempfile.TemporaryDirectory[str] | None = None
+    batches: dict[str, int] = field(default_factory=dict)
+    """The shard of every batch of the site."""
+    waiting: dict[int, int] = field(default_factory=dict)
+    """Shard number → how many of its batches have not arrived yet."""
+    members: dict[int, dict[str, str]] = field(default_factory=dict)
+    """Shard number → the pages of its batches that have arrived."""
+    shards: list[Shard] = field(default_factory=list)
+    """The shards set going, whatever their source."""
     live: dict[str, tuple[Path, tuple[str, ...]]] = field(default_factory=dict)
     """Shards the live site already holds, untouched: key → its bundle folder there."""
     running: dict[str, subprocess.Popen[str]] = field(default_factory=dict)
-    queued: list[str] = field(default_factory=list)
+    queued: list[Shard] = field(default_factory=list)
     """Shards waiting for a free core: one indexer per job, the rest wait."""
-    jobs: int = 1
-    language: str = "en"
-    scratch: tempfile.TemporaryDirectory[str] | None = None
+    problems: list[Problem] = field(default_factory=list)
+    """What the indexers that ended reported."""
 
-    def launch(self) -> None:
-        """Start queued indexers while fewer than ``jobs`` run."""
-        pid = os.getpid()
+    @classmethod
+    def open(
+        cls,
+        staging: Path,
+        batches: Sequence[str],
+        language: str,
+        cache: Cache | None,
+        live: Live,
+        jobs: int,
+    ) -> Indexing:
+        """The index of a site of these batches, nothing started yet."""
+        scratch = None
+        if cache is not None:
+            store = cache.folder / "search"
+        else:
+            scratch = tempfile.TemporaryDirectory(prefix="site-builder-search-")
+            store = Path(scratch.name)
+        count = shard_count(len(batches))  # the store is made when a shard is first indexed
+        indexing = cls(staging, store, language, live, max(1, jobs), scratch)
+        indexing.batches = {name: shard_of(name, count) for name in batches}
+        for number in indexing.batches.values():
+            indexing.waiting[number] = indexing.waiting.get(number, 0) + 1
+        return indexing
+
+    def shard_number(self, batch: str) -> int:
+        """The shard of a batch: loading batches shard by shard lets shards start early."""
+        return self.batches.get(batch, 0)
+
+    def arrived(self, batch: str, pages: Mapping[str, str]) -> None:
+        """A batch's pages are staged (output path → content hash); start its shard if it
+        was the last of them."""
+        number = self.batches.pop(batch, None)
+        if number is None:
+            return
+        self.members.setdefault(number, {}).update(pages)
+        self.waiting[number] -= 1
+        if not self.waiting[number] and self.members[number]:
+            self.add(make_shard(number, self.members[number], self.language))
+
+    def everything(self, pages: Mapping[str, str]) -> None:
+        """A site without article pages: index every HTML page, as Pagefind would."""
+        if not self.shards:
+            self.add(make_shard(0, pages, self.language))
+
+    def add(self, shard: Shard) -> None:
+        """Take a shard's bundle from the live site or the cache, or start indexing it."""
+        self.shards.append(shard)
+        if (found := self.live_bundle(shard.key)) is not None:
+            self.live[shard.key] = found
+            return
+        if _intact(self.store, shard.key):
+            return
+        self.queued.append(shard)
+        self.launch()
+
+    def launch(self, *, wait: bool = False) -> None:
+        """Collect the indexers that ended (with ``wait``, the oldest, once it ends), then
+        start queued ones while fewer than ``jobs`` run."""
+        for key, process in list(self.running.items()):
+            if wait or process.poll() is not None:
+                self._collect(key, process)
+                wait = False
         while self.queued and len(self.running) < self.jobs:
-            key = self.queued.pop(0)
-            site, out = self.store / f".{key}.{pid}.site", self.store / f".{key}.{pid}.out"
-            self.running[key] = _pagefind(site, out, self.language)
+            shard = self.queued.pop(0)
+            run, out = self._scratch(shard.key)
+            self.running[shard.key] = _pagefind(self.staging, shard.pages, run, out, self.language)
+
+    def _scratch(self, key: str) -> tuple[Path, Path]:
+        """Where the indexer of shard ``key`` runs (its settings file), and where it writes."""
+        return self.store / f".{key}.{os.getpid()}.run", self.store / f".{key}.{os.getpid()}.out"
+
+    def _collect(self, key: str, process: subprocess.Popen[str]) -> None:
+        """Keep an ended indexer's bundle in the store, or its failure in ``problems``."""
+        out, err = process.communicate()
+        del self.running[key]
+        run, made = self._scratch(key)
+        shutil.rmtree(run, ignore_errors=True)
+        if process.returncode != 0:
+            detail = ((err or out).strip().splitlines() or ["no output"])[-1]
+            self.problems.append(_problem(f"pagefind failed with exit code {process.returncode}: {detail}"))
+            shutil.rmtree(made, ignore_errors=True)
+            return
+        _keep(self.store, key, made)
 
     def stop(self) -> None:
         """Kill what still runs and drop temporary folders."""
@@ -128,68 +209,30 @@ class Indexing:
             self.scratch = None
 
 
-def start_index(
-    staging: Path, shards: Sequence[Shard], language: str, cache: Cache | None, live: Live, jobs: int
-) -> Indexing:
-    """Start Pagefind on every shard that neither the live site nor the cache holds."""
-    scratch = None
-    if cache is not None:
-        store = cache.folder / "search"
-    else:
-        scratch = tempfile.TemporaryDirectory(prefix="site-builder-search-")
-        store = Path(scratch.name)
-    indexing = Indexing(list(shards), store, jobs=max(1, jobs), language=language, scratch=scratch)
-    store.mkdir(parents=True, exist_ok=True)
-    for shard in shards:
-        if (found := live(shard.key)) is not None:
-            indexing.live[shard.key] = found
-            continue
-        if _intact(store, shard.key):
-            continue
-        site = store / f".{shard.key}.{os.getpid()}.site"
-        shutil.rmtree(site, ignore_errors=True)
-        for page in shard.pages:
-            link(staging / page, site / page)
-        indexing.queued.append(shard.key)
-    indexing.launch()
-    return indexing
-
-
-def finish_index(indexing: Indexing, staging: Path) -> tuple[list[Problem], dict[str, Bundle]]:
+def finish_index(indexing: Indexing) -> tuple[list[Problem], dict[str, Bundle]]:
     """Wait for the indexers, then publish every shard and the script that merges them.
 
     Returns the problems, and each published bundle (its folder in the site →
     its shard key and files) for the next build to find it in the live site.
     """
-    problems = []
+    staging = indexing.staging
     try:
         while indexing.running:
-            key = next(iter(indexing.running))
-            out, err = indexing.running[key].communicate()
-            process = indexing.running.pop(key)
-            indexing.launch()
-            site = indexing.store / f".{key}.{os.getpid()}.site"
-            made = indexing.store / f".{key}.{os.getpid()}.out"
-            shutil.rmtree(site, ignore_errors=True)
-            if process.returncode != 0:
-                detail = ((err or out).strip().splitlines() or ["no output"])[-1]
-                problems.append(_problem(f"pagefind failed with exit code {process.returncode}: {detail}"))
-                shutil.rmtree(made, ignore_errors=True)
-                continue
-            _keep(indexing.store, key, made)
-        if problems:
-            return problems, {}
+            indexing.launch(wait=True)
+        if indexing.problems:
+            return list(indexing.problems), {}
         published: dict[str, Bundle] = {}
+        indexing.shards.sort(key=lambda shard: shard.number)
         for index, shard in enumerate(indexing.shards):
             folder = bundle_path(index)
             if shard.key in indexing.live:  # the very files the last build published: linked
                 source, names = indexing.live[shard.key]
                 for name in names:
                     link(source / name, staging / folder / name)
-            else:  # copied: the cache's files are never shared with a site that can be edited
+            else:  # linked: a file of the site edited in place fails _intact before reuse
                 names = tuple(_files(indexing.store / shard.key, nested=False))
                 for name in names:
-                    _copy(indexing.store / shard.key / name, staging / folder / name)
+                    link(indexing.store / shard.key / name, staging / folder / name)
             published[folder] = (shard.key, names)
         bundles = ["/" + bundle_path(index) + "/" for index in range(len(indexing.shards))]
         script = staging / _BUNDLE / "site-search.js"
@@ -240,22 +283,30 @@ def _intact(store: Path, key: str) -> bool:
         return False
 
 
-def _pagefind(site: Path, out: Path, language: str) -> subprocess.Popen[str]:
-    # One forced language, so the search box on any page finds ru, ko and en text alike;
-    # Pagefind would otherwise keep an index per language and search only the page's own.
-    command = [
-        _executable(),
-        "--site",
-        str(site),
-        "--output-path",
-        str(out),
-        "--force-language",
-        language,
-        "--quiet",
-    ]
+def _pagefind(site: Path, pages: Sequence[str], run: Path, out: Path, language: str) -> subprocess.Popen[str]:
+    """Index ``pages`` (paths relative to ``site``) into ``out``. They are named by a glob in
+    a settings file (a command line has a length limit), read from ``run``, the working folder."""
+    alternatives = ",".join(_GLOB_SPECIAL.sub(r"\\\g<0>", page) for page in pages)
+    settings = {
+        "site": str(site),
+        "output_path": str(out),
+        "glob": "{" + alternatives + "}",
+        # One forced language, so the search box on any page finds ru, ko and en text alike;
+        # Pagefind would otherwise keep an index per language and search only the page's own.
+        "force_language": language,
+    }
+    shutil.rmtree(run, ignore_errors=True)
+    run.mkdir(parents=True)
+    (run / "pagefind.json").write_text(json.dumps(settings, ensure_ascii=False), "utf-8")
+    command = [_executable(), "--quiet"]
     # die_with_parent: a killed build must not leave an indexer running.
     return subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent
+        command,
+        cwd=run,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=die_with_parent,
     )
 
 
@@ -269,6 +320,7 @@ def _executable() -> str:
         return shutil.which("pagefind") or "pagefind"
 
 
+@functools.cache
 def _pagefind_version() -> str:
     try:
         from importlib.metadata import version
@@ -276,12 +328,6 @@ def _pagefind_version() -> str:
         return version("pagefind")
     except Exception:  # noqa: BLE001 - an unknown version only means a different cache key
         return "unknown"
-
-
-def _copy(source: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.unlink(missing_ok=True)  # never written in place: it may be shared with the live site
-    shutil.copyfile(source, target)
 
 
 def _problem(message: str) -> Problem:

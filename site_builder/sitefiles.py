@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -70,22 +70,28 @@ def render_rest(
 
 def write_joined(
     settings: Settings, summaries: Sequence[Summary], items: Sequence[Item], stage: Stage
-) -> dict[str, str]:
-    """Make ``revisions.json`` and the feed in the staging folder, joined from each batch's
-    texts; what each is known by, by output path.
+) -> tuple[dict[str, str], list[Callable[[], None]]]:
+    """What ``revisions.json`` and the feed, joined from each batch's texts, are known by
+    (by output path), and the steps that write those the staging folder lacks.
 
     Each is known by a hash of its parts' hashes rather than of its bytes: the bytes
     (hundreds of megabytes on a large site) are copied from the batches' files by the
     kernel, never read here, and not copied at all when the staging folder or the live
-    site already holds them.
+    site already holds them. The steps may run in another thread (the kernel copies
+    without holding the interpreter) while the build goes on.
     """
+    steps: list[Callable[[], None]] = []
     digest = hashlib.sha256(b"revisions.json")
     for part in summaries:
         digest.update(part.texts.digests[0].encode())
     known = {"revisions.json": digest.hexdigest()}
     if not stage.has("revisions.json", known["revisions.json"]):
-        with _Joined(stage.folder / "revisions.json") as out:
-            write_revisions(summaries, out.write, out.copy)
+
+        def revisions() -> None:
+            with _Joined(stage.folder / "revisions.json") as out:
+                write_revisions(summaries, out.write, out.copy)
+
+        steps.append(revisions)
     where = [(part.texts, n) for part in summaries for n in range(len(part.items))]
     digest = hashlib.sha256(b"feed.xml\0" + feed_head(settings, items))
     for n in feed_order(items):
@@ -93,14 +99,18 @@ def write_joined(
         digest.update(texts.digests[number + 1].encode())
     known["feed.xml"] = digest.hexdigest()
     if not stage.has("feed.xml", known["feed.xml"]):
-        with _Joined(stage.folder / "feed.xml") as feed:
 
-            def entry(n: int) -> None:
-                texts, number = where[n]
-                feed.copy(texts, sum(texts.sizes[: number + 1]), texts.sizes[number + 1])
+        def feed() -> None:
+            with _Joined(stage.folder / "feed.xml") as out:
 
-            write_atom_feed(settings, items, entry, feed.write)
-    return known
+                def entry(n: int) -> None:
+                    texts, number = where[n]
+                    out.copy(texts, sum(texts.sizes[: number + 1]), texts.sizes[number + 1])
+
+                write_atom_feed(settings, items, entry, out.write)
+
+        steps.append(feed)
+    return known, steps
 
 
 class _Joined:

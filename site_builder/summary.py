@@ -61,14 +61,15 @@ class Texts:
         return cls(path, sizes, (found.st_size, found.st_mtime_ns), digests)
 
     def moved(self, path: Path) -> Texts | None:
-        """The same texts at ``path``, if the file there is the one written."""
+        """The same texts at ``path`` (these very ones when that is where they are), if the
+        file there is the one written."""
         try:
-            found = path.stat()
+            found = os.stat(path)
         except OSError:
             return None
-        return (
-            dataclasses.replace(self, path=path) if (found.st_size, found.st_mtime_ns) == self.stat else None
-        )
+        if (found.st_size, found.st_mtime_ns) != self.stat:
+            return None
+        return self if path == self.path else dataclasses.replace(self, path=path)
 
     def fragment(self) -> bytes:
         """The elements of ``revisions.json``, indented and joined as the array holds them."""

@@ -255,9 +255,10 @@ def test_a_cached_summary_holds_no_page_bytes(site: Path, run_cli: RunCli) -> No
     assert all(len(sha) == 64 for sha in summary.pages.values())
 
 
-def test_a_search_file_edited_in_the_output_never_reaches_the_cache(
+def test_a_search_file_edited_in_place_in_the_output_is_never_published_again(
     site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
+    """The cache's bundle is the same file (a hard link): its hashes catch the edit."""
     built(site, run_cli)
     shard = next((site / "build/pagefind").glob("shard-*/pagefind-entry.json"))
     with open(shard, "r+b") as file:  # in place: the same inode
