@@ -1,4 +1,4 @@
-"""The search index: Pagefind, in shards, built while the staged site is checked.
+"""The search index: Pagefind, in shards, each built as soon as its pages are staged.
 
 One Pagefind index of every article takes seconds on a large site, and any
 edit would redo it whole. The articles are split instead into shards by batch
@@ -8,6 +8,10 @@ them (Pagefind's ``mergeIndex``). A shard is known by a hash of its pages, so a
 rebuild indexes only the shards whose pages changed and takes the others from
 the cache. The first shard lives at ``/pagefind/`` (the UI and a template that
 knows only the default bundle keep working); the others at ``/pagefind/shard-NN/``.
+
+The workers render the batches shard by shard, so a shard's indexer starts
+while the workers go on with the next; Pagefind reads the staging folder itself,
+told the shard's pages by a glob.
 """
 
 from __future__ import annotations
@@ -98,6 +102,8 @@ class Indexing:
     scratch: tempfile.TemporaryDirectory[str] | None = None
     batches: dict[str, int] = field(default_factory=dict)
     """The shard of every batch of the site."""
+    seen: set[str] = field(default_factory=set)
+    """The batches whose pages have arrived."""
     waiting: dict[int, int] = field(default_factory=dict)
     """Shard number → how many of its batches have not arrived yet."""
     members: dict[int, dict[str, str]] = field(default_factory=dict)
@@ -143,9 +149,10 @@ class Indexing:
     def arrived(self, batch: str, pages: Mapping[str, str]) -> None:
         """A batch's pages are staged (output path → content hash); start its shard if it
         was the last of them."""
-        number = self.batches.pop(batch, None)
-        if number is None:
+        number = self.batches.get(batch)
+        if number is None or batch in self.seen:
             return
+        self.seen.add(batch)
         self.members.setdefault(number, {}).update(pages)
         self.waiting[number] -= 1
         if not self.waiting[number] and self.members[number]:

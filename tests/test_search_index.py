@@ -47,3 +47,38 @@ def test_a_shard_indexes_its_pages_and_nothing_else_of_the_staged_site(
     assert list(bundles) == ["pagefind"]
     expected = {"/" + path.removesuffix("index.html") for path in chosen}
     assert indexed_urls(staging / "pagefind") == expected
+
+
+def test_a_shard_starts_when_the_last_of_its_batches_arrives_and_only_then(tmp_path: Path) -> None:
+    staging = tmp_path / "staging"
+    names = [f"batch_{n:05d}" for n in range(25)]  # three shards of about ten batches
+    pages = {}
+    for name in names:
+        path = f"articles/{name.replace('_', '-')}/index.html"
+        (staging / path).parent.mkdir(parents=True)
+        (staging / path).write_text(PAGE.format(title=name, word="zyx" + name[-5:]), "utf-8")
+        pages[name] = {path: "sha-" + name}
+    indexing = Indexing.open(staging, names, "en", None, lambda _key: None, jobs=2)
+    by_shard: dict[int, list[str]] = {}
+    for name in names:
+        by_shard.setdefault(indexing.shard_number(name), []).append(name)
+    assert sorted(by_shard) == [0, 1, 2]
+
+    first, *rest = by_shard[1]
+    for name in rest:
+        indexing.arrived(name, pages[name])
+        indexing.arrived(name, pages[name])  # told twice: counted once
+    assert indexing.shards == []
+    indexing.arrived(first, pages[first])
+    assert [shard.number for shard in indexing.shards] == [1]
+    assert set(indexing.shards[0].pages) == {path for name in by_shard[1] for path in pages[name]}
+
+    for name in by_shard[0] + by_shard[2]:
+        indexing.arrived(name, pages[name])
+    problems, bundles = finish_index(indexing)
+
+    assert problems == []
+    assert list(bundles) == ["pagefind", "pagefind/shard-01", "pagefind/shard-02"]
+    for number, folder in enumerate(bundles):  # published in shard order, whatever finished first
+        urls = {"/" + path.removesuffix("index.html") for name in by_shard[number] for path in pages[name]}
+        assert indexed_urls(staging / folder) == urls
