@@ -26,7 +26,7 @@ from . import output
 from .cache import Cache, content_hash
 from .errors import Problem, SiteBuilderError, UsageError
 from .fixtures import Outcome, run_fixtures
-from .freshness import Inputs, hash_inputs, last_written, record_name, up_to_date
+from .freshness import Inputs, hash_inputs, keep_stamps, known_stamps, last_written, record_name, up_to_date
 from .loader import Site, load_site
 from .model import Fixture
 from .parallel import Job, Loaded, Workers
@@ -107,7 +107,7 @@ def check_site(
     if not folder.is_dir():
         return Checked(root, settings, (), tuple(sorted(load_site(root).problems, key=Problem.sort_key)), {})
     store = Cache.of(root) if cache else None
-    inputs = inputs or hash_inputs(root, settings, root / settings.output_dir)
+    inputs = inputs or hash_inputs(root, settings, root / settings.output_dir, known_stamps(store))
     common, keys = inputs.common, inputs.keys
     paths = list(keys)
     grouped = sorted(paths, key=lambda path: group(path.stem)) if group is not None else list(paths)
@@ -232,7 +232,7 @@ def build(
             f"cannot clean up what an interrupted build left beside {target}: {exc}"
         ) from exc
     store = Cache.of(root) if cache else None
-    inputs = inputs or hash_inputs(root, settings, target)  # the caller may have hashed them
+    inputs = inputs or hash_inputs(root, settings, target, known_stamps(store))  # or the caller did
     if store is not None and not settings_problems and (done := up_to_date(store, target, inputs.key)):
         return Built((), done.revisions, done.pages, len(done.files), unchanged=True)
     last = last_written(store, target)
@@ -359,6 +359,7 @@ def _build_into(
         # One spare site per cache: serve's temporary outputs must not pile up old sites.
         store.keep_only("spare", {record_name(target)} if kept_old else set())
         store.keep_only("batches", set(checked.keys))
+        keep_stamps(store, inputs)
     return Built((), checked.revisions, pages, len(listed))
 
 
