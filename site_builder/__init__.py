@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from markupsafe import Markup
 
-    from .authoring import fixture, revision
-    from .helpers import (
+    from site_builder.authoring.declare import fixture, revision
+    from site_builder.authoring.helpers import (
         code_block,
         data_table,
         figure,
@@ -25,24 +25,24 @@ if TYPE_CHECKING:
         unordered_list,
         verified_output,
     )
-    from .model import Source
+    from site_builder.authoring.model import Source
 
 __version__ = "0.1.0"
 
 _HOMES = {
     "Markup": "markupsafe",
-    "Source": ".model",
-    "code_block": ".helpers",
-    "data_table": ".helpers",
-    "figure": ".helpers",
-    "fixture": ".authoring",
-    "heading": ".helpers",
-    "markdown": ".helpers",
-    "ordered_list": ".helpers",
-    "paragraph": ".helpers",
-    "revision": ".authoring",
-    "unordered_list": ".helpers",
-    "verified_output": ".helpers",
+    "Source": ".authoring.model",
+    "code_block": ".authoring.helpers",
+    "data_table": ".authoring.helpers",
+    "figure": ".authoring.helpers",
+    "fixture": ".authoring.declare",
+    "heading": ".authoring.helpers",
+    "markdown": ".authoring.helpers",
+    "ordered_list": ".authoring.helpers",
+    "paragraph": ".authoring.helpers",
+    "revision": ".authoring.declare",
+    "unordered_list": ".authoring.helpers",
+    "verified_output": ".authoring.helpers",
 }
 
 __all__ = [

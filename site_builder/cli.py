@@ -18,14 +18,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__
-from .cache import CACHE_DIR
-from .errors import Problem, SiteBuilderError, UsageError
-from .freshness import unchanged_site
-from .settings import find_root
+from site_builder import __version__
+from site_builder.build.inputs import unchanged_site
+from site_builder.build.store import CACHE_DIR
+from site_builder.errors import Problem, SiteBuilderError, UsageError
+from site_builder.settings import find_root
 
 if TYPE_CHECKING:
-    from .pipeline import Report
+    from site_builder.build.pipeline import Report
 
 # The pipeline (Markdown, templates, workers) is imported by the commands that use it:
 # a build with nothing to do answers without it.
@@ -134,7 +134,7 @@ def _root(given: Path | None) -> Path:
 
 
 def _validate(args: argparse.Namespace, root: Path) -> int:
-    from .pipeline import check_site
+    from site_builder.build.pipeline import check_site
 
     with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
         checked = check_site(root, run=True, cache=not args.no_cache, spool=Path(spool))
@@ -156,7 +156,7 @@ def _build(args: argparse.Namespace, root: Path) -> int:
     if last is not None:
         _summary(True, last.revisions, last.pages, started)
         return 0
-    from .pipeline import build
+    from site_builder.build.pipeline import build
 
     with _progress() as report:
         built = build(
@@ -189,7 +189,7 @@ def _progress() -> Iterator[Report]:
 
 
 def _serve(args: argparse.Namespace, root: Path) -> int:
-    from .serve import serve
+    from site_builder.serve import serve
 
     # SIGTERM stops serve as cleanly as Ctrl-C does: the temporary site is removed.
     previous = signal.signal(signal.SIGTERM, _interrupt)
@@ -207,8 +207,8 @@ def _interrupt(_signum: int, _frame: object) -> None:
 
 
 def _verify(args: argparse.Namespace, root: Path) -> int:
-    from .pipeline import verify_fixtures
-    from .verification import claims, failure_text
+    from site_builder.build.pipeline import verify_fixtures
+    from site_builder.check.claims import claims, failure_text
 
     checked = verify_fixtures(root, args.ids, repeat=args.repeat)
     fixtures = checked.site.fixtures()
@@ -240,9 +240,9 @@ def _revisions(args: argparse.Namespace, root: Path) -> int:
 
 
 def _print_revisions(args: argparse.Namespace, root: Path, spool: Path) -> int:
-    from .pipeline import check_site
-    from .revisions_json import dumps
-    from .summary import write_revisions
+    from site_builder.build.batch import write_revisions
+    from site_builder.build.pipeline import check_site
+    from site_builder.render.revisions_json import dumps
 
     checked = check_site(root, run=False, cache=not args.no_cache, spool=spool)
     if checked.problems:

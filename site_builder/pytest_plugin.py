@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from .errors import Problem, SiteBuilderError
-from .fixtures import run_fixtures
-from .loader import Batch, Site, fixture_id, load_site
-from .pipeline import runnable
-from .settings import find_root, load_settings
-from .validate import validate
-from .verification import outcome_problems
+from site_builder.build.pipeline import runnable
+from site_builder.check.claims import outcome_problems
+from site_builder.check.fixture_runs import run_fixtures
+from site_builder.check.load import Batch, Site, fixture_id, load_site
+from site_builder.check.rules import validate
+from site_builder.errors import Problem, SiteBuilderError
+from site_builder.settings import find_root, load_settings
 
 _CHECKED = pytest.StashKey[dict[Path, tuple[Site, tuple[Problem, ...]]]]()
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import watchfiles
 
-from .errors import SiteBuilderError
-from .pipeline import build
-from .settings import PYPROJECT, load_settings
+from site_builder.build.pipeline import build
+from site_builder.errors import SiteBuilderError
+from site_builder.settings import PYPROJECT, load_settings
 
 STATE_PATH = "/__site_builder__/state"
 _RELOAD_SCRIPT = (

@@ -12,8 +12,8 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from .errors import Problem, UsageError
-from .html import NOT_XML
+from site_builder.authoring.escaping import NOT_XML
+from site_builder.errors import Problem, UsageError
 
 PYPROJECT = "pyproject.toml"
 _TABLE = re.compile(r"^\[tool\.site_builder[\].]", re.MULTILINE)

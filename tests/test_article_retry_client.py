@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from site_builder.loader import fixture_id, load_site
+from site_builder.check.load import fixture_id, load_site
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_ID = "retry_2020_06:intent_budget"

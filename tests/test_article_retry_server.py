@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from site_builder.loader import fixture_id, load_site
+from site_builder.check.load import fixture_id, load_site
 
 ROOT = Path(__file__).resolve().parent.parent
 SQLITE_ID = "retry_2020_06:sqlite_reservation"

@@ -18,9 +18,9 @@ from types import ModuleType
 
 import pytest
 
-from site_builder.fixtures import Outcome
-from site_builder.loader import fixture_id, load_site
-from site_builder.verification import differences, fixture_failure
+from site_builder.check.claims import differences, fixture_failure
+from site_builder.check.fixture_runs import Outcome
+from site_builder.check.load import fixture_id, load_site
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCH_PATH = "articles/retry_spec.py"

@@ -22,9 +22,10 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 from conftest import HEADER, SETTINGS, SITES, MakeSite, RunCli
 
-from site_builder import cli, output
+from site_builder import cli
+from site_builder.build import staging as output
+from site_builder.check.linkcheck import check_pages
 from site_builder.errors import Problem
-from site_builder.sitecheck import check_pages
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"

@@ -28,7 +28,7 @@ from site_builder import (
     unordered_list,
     verified_output,
 )
-from site_builder.content import content_html
+from site_builder.authoring.body import content_html
 
 
 @fixture

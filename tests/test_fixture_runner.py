@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from conftest import HEADER, SETTINGS, MakeSite, RunCli
 
-from site_builder.fixtures import Outcome, run_fixtures
-from site_builder.loader import load_site
-from site_builder.verification import differences, fixture_failure
+from site_builder.check.claims import differences, fixture_failure
+from site_builder.check.fixture_runs import Outcome, run_fixtures
+from site_builder.check.load import load_site
 
 SOURCES = """\
     sources=[Source(title="A", url="https://a.example/", note="a"),

@@ -27,8 +27,8 @@ from site_builder import (
     unordered_list,
     verified_output,
 )
-from site_builder.content import body_text, content_html, reading_minutes
-from site_builder.model import Revision
+from site_builder.authoring.body import body_text, content_html, reading_minutes
+from site_builder.authoring.model import Revision
 from site_builder.settings import Settings
 
 

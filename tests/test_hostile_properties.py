@@ -49,16 +49,16 @@ from site_builder import (
     unordered_list,
     verified_output,
 )
-from site_builder.content import content_html
-from site_builder.feeds import atom_feed, sitemap
-from site_builder.highlight import highlight_code
-from site_builder.html import NOT_XML
-from site_builder.i18n import labels
-from site_builder.paths import category_url
-from site_builder.render import environment, items_from, render_pages
-from site_builder.revisions_json import dumps, revision_dict
+from site_builder.authoring.body import content_html
+from site_builder.authoring.escaping import NOT_XML
+from site_builder.check.site_layout import category_url
+from site_builder.check.url_policy import check_url
+from site_builder.render.feeds import atom_feed, sitemap
+from site_builder.render.highlight import highlight_code
+from site_builder.render.labels import labels
+from site_builder.render.pages import environment, items_from, render_pages
+from site_builder.render.revisions_json import dumps, revision_dict
 from site_builder.settings import Settings
-from site_builder.urls import check_url
 
 # --- generated text ------------------------------------------------------------------
 

@@ -41,8 +41,8 @@ from test_hostile_properties import (
 )
 
 from site_builder import cli, paragraph
-from site_builder.loader import load_site
-from site_builder.validate import validate
+from site_builder.check.load import load_site
+from site_builder.check.rules import validate
 
 # --- the vectors ---------------------------------------------------------------------------
 

@@ -20,8 +20,8 @@ from types import ModuleType
 import pytest
 from conftest import RunCli
 
-from site_builder.cache import CACHE_DIR
-from site_builder.search import shard_count
+from site_builder.build.store import CACHE_DIR
+from site_builder.search.indexing import shard_count
 
 BENCH = Path(__file__).parent.parent / "bench" / "corpus.py"
 N = 90
@@ -321,7 +321,7 @@ def test_a_link_into_a_page_is_checked_again_when_only_that_page_changed(site: P
 
 
 def test_the_link_check_looks_again_only_at_what_may_have_changed() -> None:
-    from site_builder.sitecheck import link_context, links_after, scan_page, to_check
+    from site_builder.check.linkcheck import link_context, links_after, scan_page, to_check
 
     pages = {
         "a/index.html": '<a href="/b/#x">b</a> <a href="/c/">c</a>',

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import MakeSite, RunCli
 
-from site_builder import freshness
-from site_builder.cache import Cache
+from site_builder.build import inputs as freshness
+from site_builder.build.store import Cache
 from site_builder.settings import load_settings
 
 BATCH = """\

@@ -7,7 +7,7 @@ import importlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-markdown = importlib.import_module("site_builder.markup")
+markdown = importlib.import_module("site_builder.authoring.markdown")
 
 # Everything except the characters that can start an inline rule: the shortcut's domain.
 PLAIN = st.text(

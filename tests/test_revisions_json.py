@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from site_builder import content
-from site_builder.revisions_json import schema
+from site_builder.authoring import body as content
+from site_builder.render.revisions_json import schema
 
 # The site's language is Russian, so a revision without ``lang`` must come out as ``ru``.
 SETTINGS_RU = """\

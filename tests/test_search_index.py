@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.search import Indexing, finish_index
+from site_builder.search.indexing import Indexing, finish_index
 
 PAGE = """<!doctype html><html lang="en"><head><title>{title}</title></head>
 <body><main data-pagefind-body><h1>{title}</h1><p>{word} is here.</p></main></body></html>

@@ -15,12 +15,12 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from .anchors import add_heading_ids
-from .focusable import focusable_regions
-from .highlight import highlight_code
-from .i18n import labels
-from .paths import article_url, category_slug, category_url
-from .settings import Settings
+from site_builder.check.site_layout import article_url, category_slug, category_url
+from site_builder.render.headings import add_heading_ids
+from site_builder.render.highlight import highlight_code
+from site_builder.render.labels import labels
+from site_builder.render.scroll_regions import focusable_regions
+from site_builder.settings import Settings
 
 # Ids the templates use themselves; headings never take them.
 _RESERVED_IDS = frozenset({"main", "search", "toc-heading", "verified-heading"})

@@ -13,10 +13,10 @@ import os
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 
-from .html import NOT_XML
-from .paths import category_url
-from .render import Item
-from .settings import Settings
+from site_builder.authoring.escaping import NOT_XML
+from site_builder.check.site_layout import category_url
+from site_builder.render.pages import Item
+from site_builder.settings import Settings
 
 ATOM = "http://www.w3.org/2005/Atom"
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"

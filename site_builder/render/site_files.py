@@ -17,16 +17,16 @@ from pathlib import Path
 
 import jinja2
 
-from .cache import Cache
-from .errors import Problem
-from .feeds import feed_head, feed_order, robots, sitemap, write_atom_feed
-from .highlight import highlight_css
-from .output import Stage
-from .render import Item, environment, render_lists
-from .settings import Settings
-from .sitecheck import Scan, scan_page
-from .summary import Summary, Texts, write_revisions
-from .template_errors import template_problem
+from site_builder.build.batch import Summary, Texts, write_revisions
+from site_builder.build.staging import Stage
+from site_builder.build.store import Cache
+from site_builder.check.linkcheck import Scan, scan_page
+from site_builder.errors import Problem
+from site_builder.render.feeds import feed_head, feed_order, robots, sitemap, write_atom_feed
+from site_builder.render.highlight import highlight_css
+from site_builder.render.pages import Item, environment, render_lists
+from site_builder.render.template_errors import template_problem
+from site_builder.settings import Settings
 
 
 def site_items(summaries: Sequence[Summary]) -> list[Item]:
@@ -160,4 +160,4 @@ def theme_css() -> str:
 
 
 def _theme_file(name: str) -> str:
-    return resources.files(__package__).joinpath("theme", name).read_text("utf-8")
+    return resources.files("site_builder").joinpath("theme", name).read_text("utf-8")

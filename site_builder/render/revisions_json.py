@@ -11,15 +11,15 @@ import json
 from importlib import resources
 from typing import Any
 
-from .content import body_html, body_text, content_html, reading_minutes
-from .loader import Site, fixture_id
-from .model import Block, Revision
-from .settings import Settings
+from site_builder.authoring.body import body_html, body_text, content_html, reading_minutes
+from site_builder.authoring.model import Block, Revision
+from site_builder.check.load import Site, fixture_id
+from site_builder.settings import Settings
 
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of the ``revisions`` array."""
-    text = resources.files(__package__).joinpath("schemas/revisions.schema.json").read_text("utf-8")
+    text = resources.files("site_builder").joinpath("schemas/revisions.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 

@@ -10,8 +10,8 @@ import html
 import re
 from functools import lru_cache
 
-from .html import attr, escape_text
-from .model import Revision
+from site_builder.authoring.escaping import attr, escape_text
+from site_builder.authoring.model import Revision
 
 _TAG = re.compile(r"<[^>]*>")
 _WIDE = re.compile(

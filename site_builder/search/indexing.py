@@ -29,10 +29,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cache import Cache, content_hash
-from .errors import Problem
-from .lifetime import die_with_parent
-from .output import link
+from site_builder.build.staging import link
+from site_builder.build.store import Cache, content_hash
+from site_builder.errors import Problem
+from site_builder.processes import die_with_parent
 
 UI_FILES = frozenset({"pagefind/pagefind-ui.js", "pagefind/pagefind-ui.css", "pagefind/site-search.js"})
 """What the pages link to from the index: checked links may count on them."""

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from markupsafe import Markup
 
-from .html import attr, element, escape_text, forbidden_character, urls_in_html
-from .markup import render_block, render_inline
-from .model import Block, CallSite, Fixture, Flaw, Verified, call_site
+from site_builder.authoring.escaping import attr, element, escape_text, forbidden_character, urls_in_html
+from site_builder.authoring.markdown import render_block, render_inline
+from site_builder.authoring.model import Block, CallSite, Fixture, Flaw, Verified, call_site
 
 _LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .content import body_text
-from .paths import readable_slug
+from site_builder.authoring.body import body_text
+from site_builder.check.site_layout import readable_slug
 
 _H2 = re.compile(r"<h2>(.*?)</h2>", re.DOTALL)
 

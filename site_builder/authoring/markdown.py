@@ -19,7 +19,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from .html import escape_text
+from site_builder.authoring.escaping import escape_text
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
-from .lifetime import die_with_parent
-from .model import Fixture
-from .sandbox import Guards
+from site_builder.authoring.model import Fixture
+from site_builder.check.sandbox import Guards
+from site_builder.processes import die_with_parent
 
 MAX_OUTPUT_CHARS = 10_000_000
 """A fixture's output is a claim an article prints part of, not a data dump."""

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from .errors import Problem, a_kind
-from .model import Fixture, Revision
-from .settings import Settings, load_settings
+from site_builder.authoring.model import Fixture, Revision
+from site_builder.errors import Problem, a_kind
+from site_builder.settings import Settings, load_settings
 
 _MODULE_PREFIX = "_site_builder_batch_"
 _REVISIONS_LINE = re.compile(r"^revisions\s*(:[^=]*)?=")

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 
 from markupsafe import Markup
 
-from .errors import a_kind
-from .model import CallSite, Fixture, Flaw, Revision, Source, call_site
+from site_builder.authoring.model import CallSite, Fixture, Flaw, Revision, Source, call_site
+from site_builder.errors import a_kind
 
 _REQUIRED = ("slug", "title", "categories", "excerpt", "published", "body", "sources")
 _FIELDS = (*_REQUIRED, "cover", "lang", "reading_minutes")

@@ -22,21 +22,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import output
-from .cache import Cache, content_hash
-from .errors import Problem, SiteBuilderError, UsageError
-from .fixtures import Outcome, run_fixtures
-from .freshness import Inputs, hash_inputs, keep_stamps, known_stamps, last_written, record_name, up_to_date
-from .loader import Site, load_site
-from .model import Fixture
-from .parallel import Job, Loaded, Workers
-from .search import UI_FILES, Indexing, finish_index, kept
-from .settings import Settings, load_settings
-from .sitecheck import Links, check_scanned, link_context, links_after, to_check
-from .sitefiles import render_rest, site_items, write_joined
-from .summary import Scans, Summary, write_file
-from .validate import site_problems
-from .verification import drift_problems, same_every_time
+from site_builder.build import staging as output
+from site_builder.build.store import Cache, content_hash
+from site_builder.errors import Problem, SiteBuilderError, UsageError
+from site_builder.check.fixture_runs import Outcome, run_fixtures
+from site_builder.build.inputs import Inputs, hash_inputs, keep_stamps, known_stamps, last_written, record_name, up_to_date
+from site_builder.check.load import Site, load_site
+from site_builder.authoring.model import Fixture
+from site_builder.build.workers import Job, Loaded, Workers
+from site_builder.search.indexing import UI_FILES, Indexing, finish_index, kept
+from site_builder.settings import Settings, load_settings
+from site_builder.check.linkcheck import Links, check_scanned, link_context, links_after, to_check
+from site_builder.render.site_files import render_rest, site_items, write_joined
+from site_builder.build.batch import Scans, Summary, write_file
+from site_builder.check.rules import site_problems
+from site_builder.check.claims import drift_problems, same_every_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +170,7 @@ def _cached(entry: object, *, run: bool, render: bool) -> Summary | None:
 
 def verify_fixtures(root: Path, ids: Sequence[str], *, jobs: int | None = None, repeat: int = 1) -> Verified:
     """Load the site and run the fixtures named (all when none are), ``repeat`` times each."""
-    from .verification import outcome_problems
+    from site_builder.check.claims import outcome_problems
 
     site = load_site(root)
     known = site.fixtures()

@@ -13,10 +13,10 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from .errors import Problem
-from .fixtures import Frame, Outcome
-from .loader import Site, fixture_id, relative_to_root
-from .model import Block, CallSite, Fixture
+from site_builder.authoring.model import Block, CallSite, Fixture
+from site_builder.check.fixture_runs import Frame, Outcome
+from site_builder.check.load import Site, fixture_id, relative_to_root
+from site_builder.errors import Problem
 
 
 def fixture_failure(outcome: Outcome) -> str | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
-_PACKAGE = __name__.rpartition(".")[0]
+_PACKAGE = __name__.partition(".")[0]
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import jinja2
 
-from .errors import Problem
-from .loader import relative_to_root
+from site_builder.check.load import relative_to_root
+from site_builder.errors import Problem
 
 
 def template_problem(root: Path, exc: jinja2.TemplateError) -> Problem:

@@ -26,11 +26,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
-from .settings import Settings
+from site_builder import __version__
+from site_builder.settings import Settings
 
 if TYPE_CHECKING:
-    from .summary import Summary
+    from site_builder.build.batch import Summary
 
 CACHE_DIR = ".site-builder-cache"
 _FORMAT = "1"
@@ -38,7 +38,7 @@ _FORMAT = "1"
 
 def package_digest() -> str:
     """A hash of site_builder's own files: code, templates, theme, schema."""
-    package = Path(__file__).parent
+    package = Path(__file__).parents[1]
     digest = hashlib.sha256(f"{__version__}\0{_FORMAT}".encode())
     for path in sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
@@ -134,7 +134,7 @@ class Cache:
 
     def get_summary(self, key: str) -> Summary | None:
         """A kept summary, or None (also when its texts file is not the one it was kept with)."""
-        from .summary import Summary
+        from site_builder.build.batch import Summary
 
         entry = self.get("batches", key)
         if not isinstance(entry, Summary):

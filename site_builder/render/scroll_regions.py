@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .content import body_text
-from .html import attr
+from site_builder.authoring.body import body_text
+from site_builder.authoring.escaping import attr
 
 _PRE = re.compile(r"<pre>")
 _TABLE = re.compile(r'<div class="table-scroll"><table><caption>(.*?)</caption>', re.DOTALL)

@@ -18,13 +18,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cache import Cache
-from .errors import Problem
-from .fixtures import Outcome, run_fixtures
-from .lifetime import die_with_parent
-from .loader import fixture_id, forget, load_batch
-from .settings import Settings
-from .summary import Summary, summarize
+from site_builder.build.store import Cache
+from site_builder.errors import Problem
+from site_builder.check.fixture_runs import Outcome, run_fixtures
+from site_builder.processes import die_with_parent
+from site_builder.check.load import fixture_id, forget, load_batch
+from site_builder.settings import Settings
+from site_builder.build.batch import Summary, summarize
 
 
 @dataclass(frozen=True, slots=True)

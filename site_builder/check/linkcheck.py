@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
-from .errors import Problem
+from site_builder.errors import Problem
 
 _URL_ATTRS = {"a": "href", "link": "href", "img": "src", "script": "src", "source": "src", "iframe": "src"}
 

@@ -19,19 +19,19 @@ from pathlib import Path
 
 import jinja2
 
-from .cache import content_hash
-from .errors import Problem
-from .feeds import feed_entry
-from .fixtures import Outcome
-from .loader import Batch, fixture_id
-from .model import Block
-from .render import Item, environment, items_from, render_articles
-from .revisions_json import revision_dict
-from .settings import Settings
-from .sitecheck import Scan, scan_page
-from .template_errors import template_problem
-from .validate import Refs, batch_problems
-from .verification import fixture_problems
+from site_builder.build.store import content_hash
+from site_builder.errors import Problem
+from site_builder.render.feeds import feed_entry
+from site_builder.check.fixture_runs import Outcome
+from site_builder.check.load import Batch, fixture_id
+from site_builder.authoring.model import Block
+from site_builder.render.pages import Item, environment, items_from, render_articles
+from site_builder.render.revisions_json import revision_dict
+from site_builder.settings import Settings
+from site_builder.check.linkcheck import Scan, scan_page
+from site_builder.render.template_errors import template_problem
+from site_builder.check.rules import Refs, batch_problems
+from site_builder.check.claims import fixture_problems
 
 
 @dataclass(frozen=True, slots=True)

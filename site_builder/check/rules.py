@@ -14,15 +14,15 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from .content import body_html, body_text
-from .errors import Problem
-from .html import forbidden_character, urls_in_html
-from .loader import Batch, Site, fixture_id, relative_to_root
-from .model import Block, CallSite, Flaw, Revision
-from .paths import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
-from .settings import LANGUAGE_TAG, Settings
-from .urls import check_url
-from .verification import Claim, as_json
+from site_builder.authoring.body import body_html, body_text
+from site_builder.authoring.escaping import forbidden_character, urls_in_html
+from site_builder.authoring.model import Block, CallSite, Flaw, Revision
+from site_builder.check.claims import Claim, as_json
+from site_builder.check.load import Batch, Site, fixture_id, relative_to_root
+from site_builder.check.site_layout import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
+from site_builder.check.url_policy import check_url
+from site_builder.errors import Problem
+from site_builder.settings import LANGUAGE_TAG, Settings
 
 _SLUG = re.compile(r"[a-z0-9-]{3,120}")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import output
-from .cache import Cache, batch_key, site_digest
-from .loader import batch_paths
-from .settings import Settings, load_settings
+from site_builder.build import staging as output
+from site_builder.build.store import Cache, batch_key, site_digest
+from site_builder.check.load import batch_paths
+from site_builder.settings import Settings, load_settings
 
 Stamp = tuple[int, int, int, int, str, str]
 """A batch module as last hashed: (size, mtime in ns, inode, ctime in ns, what every batch

@@ -1,0 +1,1 @@
+"""The search index: article pages split into shards, each indexed by Pagefind."""
