@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from site_builder import __version__
-from site_builder.build.inputs import unchanged_site
+from site_builder.build.plan import plan_build
+from site_builder.build.reuse import Reuse
 from site_builder.build.store import CACHE_DIR
-from site_builder.errors import Problem, SiteBuilderError, UsageError
-from site_builder.settings import find_root
+from site_builder.errors import SiteBuilderError, UsageError
+from site_builder.printing import annotation, out, problem_dict, report
+from site_builder.settings import Project, find_root
 
 if TYPE_CHECKING:
     from site_builder.build.pipeline import Report
@@ -39,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits on --help and on usage errors
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        code: int = args.handler(args, _root(args.root))
+        code: int = args.handler(args, Project.read(_root(args.root)))
     except UsageError as exc:
         print(f"site-builder: {exc}", file=sys.stderr)
         return 2
@@ -133,37 +135,41 @@ def _root(given: Path | None) -> Path:
     return given
 
 
-def _validate(args: argparse.Namespace, root: Path) -> int:
+def _reuse(project: Project, args: argparse.Namespace) -> Reuse | None:
+    """What the cache remembers, read but never written (``validate``, ``revisions``)."""
+    return None if args.no_cache else Reuse.of(project.root, project.output())
+
+
+def _validate(args: argparse.Namespace, project: Project) -> int:
     from site_builder.build.pipeline import check_site
 
     with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
-        checked = check_site(root, run=True, cache=not args.no_cache, spool=Path(spool))
+        checked = check_site(project, run=True, spool=Path(spool), reuse=_reuse(project, args))
     if args.format == "json":
-        _out(json.dumps([_problem_dict(p) for p in checked.problems], ensure_ascii=False, indent=2) + "\n")
+        out(json.dumps([problem_dict(p) for p in checked.problems], ensure_ascii=False, indent=2) + "\n")
     elif args.format == "github":
-        _out("".join(_annotation(p) + "\n" for p in checked.problems))
+        out("".join(annotation(p) + "\n" for p in checked.problems))
     else:
-        _report(checked.problems)
+        report(checked.problems)
     if not checked.problems:
         revisions, fixtures = checked.revisions, len(checked.outcomes)
         print(f"ok: {revisions} revisions valid, {fixtures} fixtures passed", file=sys.stderr)
     return 1 if checked.problems else 0
 
 
-def _build(args: argparse.Namespace, root: Path) -> int:
+def _build(args: argparse.Namespace, project: Project) -> int:
     started = time.monotonic()
-    last, inputs = unchanged_site(root, args.out) if not args.no_cache else (None, None)
+    plan = plan_build(project, args.out, cache=not args.no_cache)
+    last = plan.unchanged()
     if last is not None:
         _summary(True, last.revisions, last.pages, started)
         return 0
     from site_builder.build.pipeline import build
 
-    with _progress() as report:
-        built = build(
-            root, out=args.out, jobs=args.jobs, report=report, cache=not args.no_cache, inputs=inputs
-        )
+    with _progress() as progress:
+        built = build(plan, jobs=args.jobs, report=progress)
     if built.problems:
-        _report(built.problems)
+        report(built.problems)
         print("nothing was written; the previous site is untouched", file=sys.stderr)
         return 1
     _summary(built.unchanged, built.revisions, built.pages, started)
@@ -188,13 +194,13 @@ def _progress() -> Iterator[Report]:
         yield lambda step: status.update(step)
 
 
-def _serve(args: argparse.Namespace, root: Path) -> int:
+def _serve(args: argparse.Namespace, project: Project) -> int:
     from site_builder.serve import serve
 
     # SIGTERM stops serve as cleanly as Ctrl-C does: the temporary site is removed.
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        serve(root, args.port, lambda text: print(text, file=sys.stderr, flush=True))
+        serve(project, args.port, lambda text: print(text, file=sys.stderr, flush=True))
     except OSError as exc:
         raise UsageError(f"cannot serve on port {args.port}: {exc.strerror}") from exc
     finally:
@@ -206,47 +212,49 @@ def _interrupt(_signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _verify(args: argparse.Namespace, root: Path) -> int:
-    from site_builder.build.pipeline import verify_fixtures
-    from site_builder.check.claims import claims, failure_text
+def _verify(args: argparse.Namespace, project: Project) -> int:
+    from site_builder.build.verify import verify_fixtures
+    from site_builder.check.claims import claim_report, failure_text
+    from site_builder.check.load import relative_to_root
 
-    checked = verify_fixtures(root, args.ids, repeat=args.repeat)
-    fixtures = checked.site.fixtures()
+    checked = verify_fixtures(project, args.ids, repeat=args.repeat)
+    root = project.root
     results = []
     for fid, outcome in checked.outcomes.items():
-        fx, failure = fixtures[fid], failure_text(checked.site.root, outcome)
+        where, failure = checked.fixtures[fid], failure_text(root, outcome)
+        backed = [claim for claim in checked.claims if claim.fixture == fid]
         results.append(
             {
                 "id": fid,
-                "path": checked.site.relative(fx.site.path),
-                "line": fx.site.line,
+                "path": relative_to_root(root, where.path),
+                "line": where.line,
                 "status": "failed" if failure else "passed",
                 "duration": round(outcome.duration, 3),
                 "output": outcome.output,
                 "error": failure,
-                "verifiedOutputs": claims(checked.site, fid, outcome),
+                "verifiedOutputs": claim_report(root, backed, outcome),
             }
         )
-    _out(json.dumps(results, ensure_ascii=False, indent=2) + "\n")
-    _report(checked.problems)
+    out(json.dumps(results, ensure_ascii=False, indent=2) + "\n")
+    report(checked.problems)
     return 1 if checked.problems else 0
 
 
-def _revisions(args: argparse.Namespace, root: Path) -> int:
+def _revisions(args: argparse.Namespace, project: Project) -> int:
     if args.indent < 0:
         raise UsageError("--indent must be 0 or more")
     with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
-        return _print_revisions(args, root, Path(spool))
+        return _print_revisions(args, project, Path(spool))
 
 
-def _print_revisions(args: argparse.Namespace, root: Path, spool: Path) -> int:
-    from site_builder.build.batch import write_revisions
+def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) -> int:
+    from site_builder.build.joined import write_revisions
     from site_builder.build.pipeline import check_site
     from site_builder.render.revisions_json import dumps
 
-    checked = check_site(root, run=False, cache=not args.no_cache, spool=spool)
+    checked = check_site(project, run=False, spool=spool, reuse=_reuse(project, args))
     if checked.problems:
-        _report(checked.problems)
+        report(checked.problems)
         return 1
     slugs = {item.slug for part in checked.summaries for item in part.items}
     missing = [s for s in args.slug or () if s not in slugs]
@@ -256,61 +264,17 @@ def _print_revisions(args: argparse.Namespace, root: Path, spool: Path) -> int:
     if args.slug is None and args.indent == 2:  # kept as text with each batch: streamed as it is
         buffer = getattr(sys.stdout, "buffer", None)
         if buffer is None:
-            out = io.BytesIO()
-            write_revisions(checked.summaries, out.write)
-            _out(out.getvalue())
+            memory = io.BytesIO()
+            write_revisions(checked.summaries, memory.write)
+            out(memory.getvalue())
         else:
             sys.stdout.flush()
             write_revisions(checked.summaries, buffer.write)
             buffer.flush()
     else:
         data = [d for part in checked.summaries for d in part.data()]
-        _out(dumps([d for d in data if args.slug is None or d["slug"] in args.slug], args.indent))
+        out(dumps([d for d in data if args.slug is None or d["slug"] in args.slug], args.indent))
     return 0
-
-
-def _report(problems: Sequence[Problem]) -> None:
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        count = len(problems)
-        print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
-
-
-def _problem_dict(problem: Problem) -> dict[str, object]:
-    return {
-        "path": problem.path,
-        "line": problem.line,
-        "slug": problem.subject,
-        "rule": problem.rule,
-        "message": problem.message,
-    }
-
-
-def _annotation(problem: Problem) -> str:
-    def prop(value: str) -> str:
-        return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
-
-    return (
-        f"::error file={prop(problem.path)},line={problem.line},title={prop(problem.rule)}"
-        f"::{_escape_data(problem.subject + ': ' + problem.message)}"
-    )
-
-
-def _escape_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _out(text: str | bytes) -> None:
-    """Write machine output as UTF-8 whatever the locale says."""
-    data = text if isinstance(text, bytes) else text.encode("utf-8")
-    buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is None:
-        sys.stdout.write(data.decode("utf-8"))
-    else:
-        sys.stdout.flush()
-        buffer.write(data)
-        buffer.flush()
 
 
 __all__ = ["main"]

@@ -5,24 +5,30 @@ module under the articles folder becomes a collector whose items are the
 batch's revisions (named by slug: ``pytest -k my-slug``) and fixtures (named
 by id). A failing item shows the same ``PATH:LINE: SUBJECT: message`` lines
 as the command line. Outside a site the plugin collects nothing.
+
+The site is loaded the way every command loads it, each batch in a worker process
+(:func:`site_builder.build.pipeline.check_site`), so a batch that ends its process
+at import is a failing item, not the end of the test run; a fixture item runs its
+fixture in a worker that imports the batch anew.
 """
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from site_builder.build.pipeline import runnable
-from site_builder.check.claims import outcome_problems
-from site_builder.check.fixture_runs import run_fixtures
-from site_builder.check.load import Batch, Site, fixture_id, load_site
-from site_builder.check.rules import validate
+from site_builder.authoring.model import CallSite
+from site_builder.build.batch import Summary
+from site_builder.build.pipeline import Judged, check_site
+from site_builder.build.verify import outcome_problems, run_one
+from site_builder.check.load import relative_to_root
 from site_builder.errors import Problem, SiteBuilderError
-from site_builder.settings import find_root, load_settings
+from site_builder.settings import Project, find_root, load_settings
 
-_CHECKED = pytest.StashKey[dict[Path, tuple[Site, tuple[Problem, ...]]]]()
+_CHECKED = pytest.StashKey[dict[Path, Judged]]()
 
 
 class SiteProblemsError(Exception):
@@ -47,12 +53,12 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return BatchFile.from_parent(parent, path=file_path)
 
 
-def _checked(config: pytest.Config, root: Path) -> tuple[Site, tuple[Problem, ...]]:
+def _checked(config: pytest.Config, root: Path) -> Judged:
     """Load and validate a site once per session, whichever batch asks first."""
     cache = config.stash.setdefault(_CHECKED, {})
     if root not in cache:
-        site = load_site(root)
-        cache[root] = (site, tuple(validate(site)))
+        with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
+            cache[root] = check_site(Project.read(root), run=False, spool=Path(spool))
     return cache[root]
 
 
@@ -60,10 +66,10 @@ class BatchFile(pytest.File):
     """One batch module: its load problems, revisions and fixtures."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        root = find_root(self.path.parent)
-        site, problems = _checked(self.config, root)
-        relative = site.relative(self.path)
-        batch = next((b for b in site.batches if b.path == self.path.resolve()), None)
+        judged = _checked(self.config, find_root(self.path.parent))
+        relative = relative_to_root(judged.project.root, self.path)
+        batch = next((part for part in judged.summaries if part.name == self.path.stem), None)
+        problems = judged.problems
         own = [p for p in problems if p.path == relative and p.subject.startswith("batch ")]
         if batch is None or own:
             yield ProblemsItem.from_parent(self, name=f"batch {self.path.stem}", problems=own)
@@ -71,21 +77,21 @@ class BatchFile(pytest.File):
             settings = [p for p in problems if p.subject == "settings"]
             yield ProblemsItem.from_parent(self, name="settings", problems=settings)
         if batch is not None:
-            yield from self._items(site, batch, problems)
+            yield from self._items(judged, batch)
 
-    def _items(self, site: Site, batch: Batch, problems: tuple[Problem, ...]) -> Iterator[pytest.Item]:
-        for rev in batch.revisions:
-            mine = [p for p in problems if p.subject == (rev.slug or "revision")]
-            yield ProblemsItem.from_parent(
-                self, name=rev.slug or "revision", problems=mine, line=rev.site.line
-            )
-        for fx in batch.fixtures:
+    def _items(self, judged: Judged, batch: Summary) -> Iterator[pytest.Item]:
+        problems = judged.problems
+        for slug, where in batch.refs.slugs:
+            mine = [p for p in problems if p.subject == (slug or "revision")]
+            yield ProblemsItem.from_parent(self, name=slug or "revision", problems=mine, line=where.line)
+        for fid, where in batch.refs.fixtures:
             yield FixtureItem.from_parent(
                 self,
-                name=fixture_id(fx),
-                site=site,
-                line=fx.site.line,
-                problems=[p for p in problems if p.subject == f"fixture {fixture_id(fx)}"],
+                name=fid,
+                judged=judged,
+                where=where,
+                line=where.line,
+                problems=[p for p in problems if p.subject == f"fixture {fid}"],
             )
 
 
@@ -112,15 +118,16 @@ class ProblemsItem(pytest.Item):
 class FixtureItem(ProblemsItem):
     """Runs one fixture in a worker and checks the outputs that print it."""
 
-    def __init__(self, *, site: Site, **kwargs: object) -> None:
+    def __init__(self, *, judged: Judged, where: CallSite, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.site = site
+        self.judged, self.where = judged, where
 
     def runtest(self) -> None:
-        fixture = runnable(self.site).get(self.name)
-        if fixture is None or self.problems:
+        if self.problems:  # a wrongly defined fixture is one of them
             raise SiteProblemsError(self.problems)
-        outcomes = run_fixtures({self.name: fixture}, timeout=self.site.settings.fixture_timeout, jobs=1)
-        problems = outcome_problems(self.site, outcomes)
+        project = self.judged.project
+        outcomes = run_one(project, self.path, self.name)
+        claims = [claim for part in self.judged.summaries for claim in part.refs.claims]
+        problems = outcome_problems(project, {self.name: self.where}, outcomes, claims)
         if problems:
             raise SiteProblemsError(problems)

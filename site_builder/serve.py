@@ -20,8 +20,9 @@ from pathlib import Path
 import watchfiles
 
 from site_builder.build.pipeline import build
+from site_builder.build.plan import plan_build
 from site_builder.errors import SiteBuilderError
-from site_builder.settings import PYPROJECT, load_settings
+from site_builder.settings import PYPROJECT, Project
 
 STATE_PATH = "/__site_builder__/state"
 _RELOAD_SCRIPT = (
@@ -106,13 +107,15 @@ class _Handler(SimpleHTTPRequestHandler):
         """Quiet: a request log would bury the build messages."""
 
 
-def serve(root: Path, port: int, say: Callable[[str], None], stop: threading.Event | None = None) -> None:
+def serve(
+    project: Project, port: int, say: Callable[[str], None], stop: threading.Event | None = None
+) -> None:
     """Build, serve and rebuild on change until ``stop`` is set or Ctrl-C."""
-    root = root.resolve()
+    root = project.root
     with tempfile.TemporaryDirectory(prefix="site-builder-serve-") as folder:
         out = Path(folder) / "site"
         state = State()
-        _rebuild(root, out, state, say)
+        _rebuild(project, out, state, say)
         if not out.is_dir():
             raise SiteBuilderError("the site does not build; fix the problems above and run serve again")
         handler = partial(_Handler, state=state, directory=str(out))
@@ -120,27 +123,27 @@ def serve(root: Path, port: int, say: Callable[[str], None], stop: threading.Eve
             threading.Thread(target=server.serve_forever, daemon=True).start()
             say(f"serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
             try:
-                watched = partial(_watched, root, _sources(root))
+                watched = partial(_watched, root, _sources(project))
                 for _changes in watchfiles.watch(root, watch_filter=watched, stop_event=stop):
-                    _rebuild(root, out, state, say)
+                    _rebuild(Project.read(root), out, state, say)  # the settings may have changed
             except KeyboardInterrupt:
                 pass
             finally:
                 server.shutdown()
 
 
-def _rebuild(root: Path, out: Path, state: State, say: Callable[[str], None]) -> None:
-    built = build(root, out=out)
+def _rebuild(project: Project, out: Path, state: State, say: Callable[[str], None]) -> None:
+    built = build(plan_build(project, out))
     problems = [str(p) for p in built.problems]
     state.update(problems)
     say("\n".join(problems) if problems else f"built {built.pages} pages")
 
 
-def _sources(root: Path) -> tuple[Path, ...]:
+def _sources(project: Project) -> tuple[Path, ...]:
     """What a change to triggers a rebuild: articles, assets, templates, settings."""
-    settings, _ = load_settings(root)
+    settings = project.settings
     names = (settings.articles_dir, settings.assets_dir, "templates", PYPROJECT)
-    return tuple(root / name for name in names)
+    return tuple(project.root / name for name in names)
 
 
 def _watched(root: Path, sources: tuple[Path, ...], _change: watchfiles.Change, path: str) -> bool:

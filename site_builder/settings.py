@@ -72,6 +72,34 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Project:
+    """A site's root and its settings: read once per command and passed down."""
+
+    root: Path
+    """The folder holding ``pyproject.toml`` (resolved)."""
+    settings: Settings
+    """Checked settings (defaults where a value was wrong)."""
+    problems: tuple[Problem, ...]
+    """What is wrong with the settings."""
+
+    @classmethod
+    def read(cls, root: Path) -> Project:
+        """Read the settings of the site at ``root``."""
+        root = root.resolve()
+        settings, problems = load_settings(root)
+        return cls(root, settings, tuple(problems))
+
+    @property
+    def articles(self) -> Path:
+        """The folder of the batch modules."""
+        return self.root / self.settings.articles_dir
+
+    def output(self, out: Path | None = None) -> Path:
+        """The output folder: ``out`` when given, the ``output_dir`` setting otherwise."""
+        return (out or self.root / self.settings.output_dir).resolve()
+
+
 def find_root(start: Path) -> Path:
     """The nearest folder upward from ``start`` with a site's ``pyproject.toml``."""
     for folder in (start, *start.parents):

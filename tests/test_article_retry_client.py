@@ -13,8 +13,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from reference import load_site
 
-from site_builder.check.load import fixture_id, load_site
+from site_builder.check.load import fixture_id
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_ID = "retry_2020_06:intent_budget"

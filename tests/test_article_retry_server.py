@@ -20,8 +20,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from reference import load_site
 
-from site_builder.check.load import fixture_id, load_site
+from site_builder.check.load import fixture_id
 
 ROOT = Path(__file__).resolve().parent.parent
 SQLITE_ID = "retry_2020_06:sqlite_reservation"

@@ -17,10 +17,11 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from reference import load_site
 
 from site_builder.check.claims import differences, fixture_failure
 from site_builder.check.fixture_runs import Outcome
-from site_builder.check.load import fixture_id, load_site
+from site_builder.check.load import fixture_id
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCH_PATH = "articles/retry_spec.py"

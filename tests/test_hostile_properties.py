@@ -33,6 +33,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+from reference import atom_feed, render_pages
 
 from site_builder import (
     Source,
@@ -53,10 +54,10 @@ from site_builder.authoring.body import content_html
 from site_builder.authoring.escaping import NOT_XML
 from site_builder.check.site_layout import category_url
 from site_builder.check.url_policy import check_url
-from site_builder.render.feeds import atom_feed, sitemap
+from site_builder.render.feeds import sitemap
 from site_builder.render.highlight import highlight_code
 from site_builder.render.labels import labels
-from site_builder.render.pages import environment, items_from, render_pages
+from site_builder.render.pages import environment, items_from
 from site_builder.render.revisions_json import dumps, revision_dict
 from site_builder.settings import Settings
 

@@ -21,6 +21,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from conftest import HEADER, SETTINGS, MakeSite, RunCli
+from reference import load_site, validate
 from test_hostile_properties import (
     ATOM,
     REFERENCE,
@@ -41,8 +42,6 @@ from test_hostile_properties import (
 )
 
 from site_builder import cli, paragraph
-from site_builder.check.load import load_site
-from site_builder.check.rules import validate
 
 # --- the vectors ---------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ import pytest
 from conftest import RunCli
 
 from site_builder.build.store import CACHE_DIR
-from site_builder.search.indexing import shard_count
+from site_builder.search.shards import shard_count
 
 BENCH = Path(__file__).parent.parent / "bench" / "corpus.py"
 N = 90
@@ -321,7 +321,8 @@ def test_a_link_into_a_page_is_checked_again_when_only_that_page_changed(site: P
 
 
 def test_the_link_check_looks_again_only_at_what_may_have_changed() -> None:
-    from site_builder.check.linkcheck import link_context, links_after, scan_page, to_check
+    from site_builder.build.link_memory import link_context, links_after, to_check
+    from site_builder.check.linkcheck import scan_page
 
     pages = {
         "a/index.html": '<a href="/b/#x">b</a> <a href="/c/">c</a>',

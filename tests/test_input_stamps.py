@@ -11,8 +11,9 @@ import pytest
 from conftest import MakeSite, RunCli
 
 from site_builder.build import inputs as freshness
-from site_builder.build.store import Cache
-from site_builder.settings import load_settings
+from site_builder.build.reuse import Reuse
+from site_builder.build.store import Store
+from site_builder.settings import Project
 
 BATCH = """\
 from site_builder import Source, paragraph, revision
@@ -42,9 +43,9 @@ def site(make_site: MakeSite) -> Path:
 
 
 def hashed(root: Path, known: dict[str, freshness.Stamp] | None = None) -> freshness.Inputs:
-    settings, problems = load_settings(root)
-    assert problems == []
-    return freshness.hash_inputs(root, settings, root / "build", known)
+    project = Project.read(root)
+    assert project.problems == ()
+    return freshness.hash_inputs(project, root / "build", known)
 
 
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
@@ -116,7 +117,7 @@ def test_a_build_keeps_the_stamps_and_the_next_build_of_an_edit_uses_them(
 ) -> None:
     monkeypatch.setattr(freshness, "RACY_NS", 0)
     assert run_cli(["build", "--root", str(site)]).code == 0
-    kept = freshness.known_stamps(Cache.of(site))
+    kept = Reuse.of(site, site / "build").stamps()
     assert sorted(kept) == ["batch_a.py", "batch_b.py", "batch_c.py"]
     module = site / "articles/batch_c.py"
     module.write_text(module.read_text("utf-8").replace("Текст статьи.", "Новый текст."), "utf-8")
@@ -133,6 +134,6 @@ def test_a_damaged_stamp_is_no_stamp(site: Path, run_cli: RunCli, monkeypatch: p
     monkeypatch.setattr(freshness, "RACY_NS", 0)
     first = hashed(site)
     entry = first.stamps["batch_a.py"]
-    Cache.of(site).put("inputs", "batches", {"batch_a.py": (*entry[:5], None), "batch_b.py": "x"})
+    Store.of(site).put("inputs", "batches", {"batch_a.py": (*entry[:5], None), "batch_b.py": "x"})
 
-    assert freshness.known_stamps(Cache.of(site)) == {}
+    assert Reuse.of(site, site / "build").stamps() == {}

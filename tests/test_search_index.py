@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.search.indexing import Indexing, finish_index
+from site_builder.build.staging import link
+from site_builder.search.indexing import Index, Indexing
 
 PAGE = """<!doctype html><html lang="en"><head><title>{title}</title></head>
 <body><main data-pagefind-body><h1>{title}</h1><p>{word} is here.</p></main></body></html>
@@ -18,6 +19,21 @@ PAGE = """<!doctype html><html lang="en"><head><title>{title}</title></head>
 ODD = "odd{b},c*[x]?/index.html"
 """A folder name made of the characters a glob reads as syntax (Pagefind reads a backslash
 in a path as a Windows separator: our slugs never hold one)."""
+
+
+def open_indexing(staging: Path, names: list[str], jobs: int) -> Indexing:
+    """An index of the staged site with nothing kept from earlier builds."""
+    indexing = Indexing(staging, None, staging.parent / "scratch", "en", lambda _key: None, jobs)
+    indexing.start(names)
+    return indexing
+
+
+def finished(indexing: Indexing, staging: Path) -> Index:
+    """Finish the index and publish its bundles into the staging folder, as a build does."""
+    index = indexing.finish()
+    for path, source in index.files.items():
+        link(source, staging / path)
+    return index
 
 
 def indexed_urls(bundle: Path) -> set[str]:
@@ -38,13 +54,13 @@ def test_a_shard_indexes_its_pages_and_nothing_else_of_the_staged_site(
     for path, word in pages.items():
         (staging / path).parent.mkdir(parents=True, exist_ok=True)
         (staging / path).write_text(PAGE.format(title=word, word=word), "utf-8")
-    indexing = Indexing.open(staging, [], "en", None, lambda _key: None, jobs=1)
+    indexing = open_indexing(staging, [], jobs=1)
 
     indexing.everything({path: "sha-" + path for path in chosen})
-    problems, bundles = finish_index(indexing)
+    index = finished(indexing, staging)
 
-    assert problems == []
-    assert list(bundles) == ["pagefind"]
+    assert index.problems == ()
+    assert list(index.bundles) == ["pagefind"]
     expected = {"/" + path.removesuffix("index.html") for path in chosen}
     assert indexed_urls(staging / "pagefind") == expected
 
@@ -58,7 +74,7 @@ def test_a_shard_starts_when_the_last_of_its_batches_arrives_and_only_then(tmp_p
         (staging / path).parent.mkdir(parents=True)
         (staging / path).write_text(PAGE.format(title=name, word="zyx" + name[-5:]), "utf-8")
         pages[name] = {path: "sha-" + name}
-    indexing = Indexing.open(staging, names, "en", None, lambda _key: None, jobs=2)
+    indexing = open_indexing(staging, names, jobs=2)
     by_shard: dict[int, list[str]] = {}
     for name in names:
         by_shard.setdefault(indexing.shard_number(name), []).append(name)
@@ -75,10 +91,10 @@ def test_a_shard_starts_when_the_last_of_its_batches_arrives_and_only_then(tmp_p
 
     for name in by_shard[0] + by_shard[2]:
         indexing.arrived(name, pages[name])
-    problems, bundles = finish_index(indexing)
+    index = finished(indexing, staging)
 
-    assert problems == []
-    assert list(bundles) == ["pagefind", "pagefind/shard-01", "pagefind/shard-02"]
-    for number, folder in enumerate(bundles):  # published in shard order, whatever finished first
+    assert index.problems == ()
+    assert list(index.bundles) == ["pagefind", "pagefind/shard-01", "pagefind/shard-02"]
+    for number, folder in enumerate(index.bundles):  # published in shard order, whatever finished first
         urls = {"/" + path.removesuffix("index.html") for name in by_shard[number] for path in pages[name]}
         assert indexed_urls(staging / folder) == urls

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from site_builder.check.linkcheck import check_pages
+from reference import check_pages
 
 FILES = {"index.html", "a/index.html", "x.svg"}
 

@@ -1,22 +1,30 @@
-"""Whether a build has anything to do: a hash of every input against the last build's.
+"""What a build's output depends on, hashed: the one home of input hashing.
 
-Kept apart from the pipeline so that ``build`` with nothing changed answers
-without importing the Markdown, template and worker machinery.
+A batch's key hashes everything its result can depend on: the batch module's
+bytes, every other file under ``articles/`` (modules a batch may import), the
+site's ``templates/``, the settings, and site_builder's own files. Change any of
+them and the key changes; nothing is ever invalidated by time. The build's own
+key adds the assets' names, sizes and times and the output folder.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
-from site_builder.build import staging as output
-from site_builder.build.store import Cache, batch_key, site_digest
+from site_builder import __version__
+from site_builder.build.written import stats
 from site_builder.check.load import batch_paths
-from site_builder.settings import Settings, load_settings
+from site_builder.settings import Project
+
+_FORMAT = "2"
+"""Changes whenever what the cache keeps changes shape."""
 
 Stamp = tuple[int, int, int, int, str, str]
 """A batch module as last hashed: (size, mtime in ns, inode, ctime in ns, what every batch
@@ -38,37 +46,65 @@ class Inputs:
     key: str
     """Every input of the build: the batches, the assets' names, sizes and times, the output folder."""
     stamps: dict[str, Stamp] = field(default_factory=dict)
-    """For the next run (:func:`known_stamps`): each batch module whose stat can be trusted."""
+    """For the next run: each batch module whose stat can be trusted."""
 
 
-def known_stamps(store: Cache | None) -> dict[str, Stamp]:
-    """The batch modules' stamps a successful build kept (see :func:`keep_stamps`)."""
-    found = store.get("inputs", "batches") if store is not None else None
-    if not isinstance(found, dict):
-        return {}
-    # Well-formed entries only: a damaged cache is a miss, never a wrong key.
-    return {
-        name: entry
-        for name, entry in found.items()
-        if isinstance(entry, tuple) and len(entry) == 6 and isinstance(entry[5], str)
-    }
+def content_hash(data: bytes) -> str:
+    """The hash output files are known by."""
+    return hashlib.sha256(data).hexdigest()
 
 
-def keep_stamps(store: Cache, inputs: Inputs) -> None:
-    """Keep the stamps of these inputs for the next run to trust."""
-    store.put("inputs", "batches", inputs.stamps)
+def package_digest() -> str:
+    """A hash of site_builder's own files: code, templates, theme, schema."""
+    package = Path(__file__).parents[1]
+    digest = hashlib.sha256(f"{__version__}\0{_FORMAT}".encode())
+    for path in sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
-def hash_inputs(
-    root: Path, settings: Settings, target: Path, known: Mapping[str, Stamp] | None = None
-) -> Inputs:
-    """Hash every input of a build of ``root`` into ``target``. A batch module whose size,
+def _tree_digest(digest: Any, folder: Path, skip: frozenset[str] = frozenset()) -> None:
+    """Hash every file below ``folder`` but those named in ``skip`` (paths relative to it)."""
+    if not folder.is_dir():
+        return
+    found: list[tuple[str, str]] = []
+    for directory, folders, names in os.walk(folder):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        base = os.path.relpath(directory, folder).replace(os.sep, "/")
+        prefix = "" if base == "." else base + "/"
+        found += [
+            (prefix + name, os.path.join(directory, name)) for name in names if prefix + name not in skip
+        ]
+    for relative, path in sorted(found):
+        with open(path, "rb") as file:
+            digest.update(relative.encode() + b"\0" + file.read() + b"\0")
+
+
+def site_digest(project: Project, batches: Iterable[Path]) -> str:
+    """What every batch's result depends on besides the batch module itself."""
+    digest = hashlib.sha256(package_digest().encode())
+    digest.update(json.dumps(asdict(project.settings), sort_keys=True, default=str).encode())
+    digest.update(b"\0templates\0")
+    _tree_digest(digest, project.root / "templates")
+    digest.update(b"\0articles\0")
+    folder = project.articles
+    _tree_digest(digest, folder, frozenset(p.relative_to(folder).as_posix() for p in batches))
+    return digest.hexdigest()
+
+
+def batch_key(common: str, path: Path) -> str:
+    """The cache key of one batch module."""
+    return hashlib.sha256(f"{common}\0{path.name}\0".encode() + path.read_bytes()).hexdigest()
+
+
+def hash_inputs(project: Project, target: Path, known: Mapping[str, Stamp] | None = None) -> Inputs:
+    """Hash every input of a build of ``project`` into ``target``. A batch module whose size,
     times and inode are those ``known`` from a run over the same other inputs is not read
     again: its key is the one found then (an edit, even one that puts the mtime back, moves
     the ctime, which nobody can set)."""
-    folder = root / settings.articles_dir
+    folder = project.articles
     paths = batch_paths(folder) if folder.is_dir() else []
-    common = site_digest(root, settings, paths)
+    common = site_digest(project, paths)
     known = known or {}
     started = time.time_ns()
     keys: dict[Path, str] = {}
@@ -85,8 +121,8 @@ def hash_inputs(
     digest = hashlib.sha256(common.encode())
     for key in keys.values():
         digest.update(key.encode())
-    assets = root / settings.assets_dir
-    for name, (size, mtime, _) in sorted(output.stats(assets).items() if assets.is_dir() else []):
+    assets = project.root / project.settings.assets_dir
+    for name, (size, mtime, _) in sorted(stats(assets).items() if assets.is_dir() else []):
         digest.update(f"{name}\0{size}\0{mtime}\0".encode())
     digest.update(str(target).encode())
     return Inputs(common, keys, digest.hexdigest(), stamps)
@@ -99,37 +135,3 @@ def _stat(path: Path) -> tuple[int, int, int, int] | None:
     except OSError:
         return None
     return found.st_size, found.st_mtime_ns, found.st_ino, found.st_ctime_ns
-
-
-def record_name(target: Path) -> str:
-    """The cache entry that records what was written to ``target``."""
-    return hashlib.sha256(str(target).encode()).hexdigest()[:32]
-
-
-def last_written(store: Cache | None, target: Path) -> output.Written | None:
-    """The record of the last build into ``target``, when the cache has a whole one."""
-    entry = store.get("outputs", record_name(target)) if store is not None else None
-    return entry if isinstance(entry, output.Written) else None
-
-
-def up_to_date(store: Cache, target: Path, inputs: str) -> output.Written | None:
-    """The last build's record when ``target`` is exactly what it wrote from these inputs."""
-    last = last_written(store, target)
-    return last if last is not None and output.unchanged(target, last, inputs) else None
-
-
-def unchanged_site(root: Path, out: Path | None) -> tuple[output.Written | None, Inputs | None]:
-    """The record of the last build when building ``root`` into ``out`` again would give
-    the same site (every input hashes the same and the output is untouched), and the
-    inputs' hash (for the build to use when there is something to do)."""
-    root = root.resolve()
-    settings, problems = load_settings(root)
-    if problems:
-        return None, None
-    target = (out or root / settings.output_dir).resolve()
-    store = Cache.of(root)
-    inputs = hash_inputs(root, settings, target, known_stamps(store))
-    new, old = output.leftovers(target)
-    if new.exists() or old.exists():  # an interrupted build: the full path cleans up first
-        return None, inputs
-    return up_to_date(store, target, inputs.key), inputs

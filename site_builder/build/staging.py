@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from site_builder.build.written import Written, stat_of
+
 
 def _siblings(target: Path) -> tuple[Path, Path]:
     return target.with_name(f".{target.name}.new"), target.with_name(f".{target.name}.old")
@@ -70,65 +72,6 @@ def swap(staging: Path, target: Path, spare: Path | None = None) -> bool:
             pass
     _remove(old)
     return False
-
-
-Stat = tuple[int, int, int]
-"""(size, mtime in ns, inode) of a file: changes whenever the file is written or replaced."""
-
-
-def stat_of(path: Path) -> Stat | None:
-    """The :data:`Stat` of a file, or None when it is not one."""
-    try:
-        found = path.stat()
-    except OSError:
-        return None
-    return (found.st_size, found.st_mtime_ns, found.st_ino)
-
-
-def stats(folder: Path) -> dict[str, Stat]:
-    """Every file below ``folder`` with its :data:`Stat`."""
-    found: dict[str, Stat] = {}
-    pending = [("", str(folder))]
-    while pending:
-        prefix, directory = pending.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                pending.append((f"{prefix}{entry.name}/", entry.path))
-            elif entry.is_file():
-                known = entry.stat()
-                found[prefix + entry.name] = (known.st_size, known.st_mtime_ns, known.st_ino)
-    return found
-
-
-@dataclass(frozen=True, slots=True)
-class Written:
-    """What a build left in the output folder: the cache keeps it for the next build."""
-
-    site: str
-    """Hash of every input of the build."""
-    files: dict[str, Stat]
-    """Every file of the output."""
-    hashes: dict[str, str]
-    """Content hash of every generated page and file (assets and the index apart)."""
-    revisions: int
-    pages: int
-    bundles: dict[str, tuple[str, tuple[str, ...]]]
-    """Search-index shards: folder in the output → (shard key, its files' names)."""
-
-    def untouched(self, target: Path, folder: str, names: tuple[str, ...]) -> bool:
-        """Whether the files ``folder/NAME`` of ``target`` are the very ones this build wrote."""
-        return bool(names) and all(
-            stat_of(target / folder / name) == self.files.get(f"{folder}/{name}") for name in names
-        )
-
-
-def unchanged(target: Path, written: Written | None, site: str) -> bool:
-    """Whether ``target`` is exactly what a build of these inputs wrote."""
-    return written is not None and written.site == site and stats(target) == written.files
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,3 +187,11 @@ def copy_assets(assets: Path, staging: Path) -> set[str]:
         shutil.copyfile(source, copy)
         written.add(relative)
     return written
+
+
+def write_file(folder: Path, relative: str, data: bytes) -> None:
+    """Write a new file: unlinked first, since the name may be a hard link into the live site."""
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    path.write_bytes(data)

@@ -18,13 +18,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.build.store import Cache
-from site_builder.errors import Problem
-from site_builder.check.fixture_runs import Outcome, run_fixtures
-from site_builder.processes import die_with_parent
-from site_builder.check.load import fixture_id, forget, load_batch
-from site_builder.settings import Settings
 from site_builder.build.batch import Summary, summarize
+from site_builder.check.claims import same_every_time
+from site_builder.check.fixture_runs import Outcome, run_fixtures
+from site_builder.check.load import Batch, fixture_id, forget, load_batch
+from site_builder.errors import Problem
+from site_builder.processes import die_with_parent
+from site_builder.settings import Project
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,16 +41,19 @@ class Loaded:
 class Job:
     """What every worker task needs to know about the site."""
 
-    root: Path
-    settings: Settings
-    run: bool
-    """Run the fixtures."""
-    staging: Path | None
-    """Render the article pages into this folder (a build)."""
-    cache: Cache | None
-    """Keep clean summaries here, under the batch's key."""
+    project: Project
     spool: Path
     """A folder for the batches' long texts (the cache keeps those of clean summaries)."""
+    run: bool = False
+    """Run the fixtures: the well-defined ones, or those of ``fixtures``."""
+    fixtures: frozenset[str] | None = None
+    """Run only these fixtures (``verify ID…``); None: all."""
+    flawed: bool = False
+    """Run a wrongly defined fixture too, to report what it does (``verify``)."""
+    repeat: int = 1
+    """Run each fixture this many times; a fixture whose runs disagree fails."""
+    staging: Path | None = None
+    """Render the article pages into this folder (a build)."""
 
 
 class Workers:
@@ -126,7 +129,7 @@ def _alone(path: Path, key: str, job: Job) -> Loaded:
             return pool.submit(load_one, path, key, job).result()
         except BrokenProcessPool:
             message = "cannot import: importing it ended the process (os._exit, a signal or a crash)"
-            relative = path.relative_to(job.root).as_posix()
+            relative = path.relative_to(job.project.root).as_posix()
             problem = Problem(
                 path=relative, line=1, subject=f"batch {path.stem}", rule="import", message=message
             )
@@ -134,16 +137,24 @@ def _alone(path: Path, key: str, job: Job) -> Loaded:
 
 
 def load_one(path: Path, key: str, job: Job) -> Loaded:
-    """Worker task: import one batch; run its well-defined fixtures; summarize (and render) it."""
-    batch, problem = load_batch(path, job.root)
+    """Worker task: import one batch; run its fixtures; summarize (and render) it."""
+    batch, problem = load_batch(path, job.project.root)
     if batch is None:
         return Loaded(None, problem)
-    outcomes: dict[str, Outcome] | None = None
-    if job.run:
-        fixtures = {fixture_id(fx): fx for fx in batch.fixtures if not fx.flaws}
-        outcomes = run_fixtures(fixtures, timeout=job.settings.fixture_timeout, jobs=1)
-    summary = summarize(job.root, job.settings, batch, outcomes, job.staging, job.spool / f"{key}.text")
+    outcomes = _run(batch, job) if job.run else None
+    summary = summarize(job.project, batch, outcomes, job.staging, job.spool / f"{key}.text")
     forget(batch)  # the summary is all that is needed of it now
-    if job.cache is not None and problem is None and summary.clean:
-        summary = job.cache.put_summary(key, summary)
     return Loaded(summary, problem)
+
+
+def _run(batch: Batch, job: Job) -> dict[str, Outcome]:
+    """Run the batch's fixtures the job asks for, each ``repeat`` times."""
+    wanted = job.fixtures
+    fixtures = {
+        fixture_id(fx): fx
+        for fx in batch.fixtures
+        if (job.flawed or not fx.flaws) and (wanted is None or fixture_id(fx) in wanted)
+    }
+    timeout = job.project.settings.fixture_timeout
+    runs = [run_fixtures(fixtures, timeout=timeout, jobs=1) for _ in range(max(1, job.repeat))]
+    return {fid: same_every_time([run[fid] for run in runs]) for fid in fixtures}

@@ -11,11 +11,12 @@ import dataclasses
 import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.authoring.model import Block, CallSite, Fixture
+from site_builder.authoring.model import CallSite
 from site_builder.check.fixture_runs import Frame, Outcome
-from site_builder.check.load import Site, fixture_id, relative_to_root
+from site_builder.check.load import relative_to_root
 from site_builder.errors import Problem
 
 
@@ -64,27 +65,20 @@ def _show(value: object) -> str:
     return text if len(text) <= 80 else text[:77] + "…"
 
 
-def outcome_problems(site: Site, outcomes: Mapping[str, Outcome]) -> list[Problem]:
-    """Failed fixtures, and ``verified_output`` blocks their fixture contradicts."""
-    problems = fixture_problems(site.root, site.fixtures(), outcomes)
-    problems.extend(drift_problems(site.root, site_claims(site), outcomes))
-    return problems
-
-
 def fixture_problems(
-    root: Path, fixtures: Mapping[str, Fixture], outcomes: Mapping[str, Outcome]
+    root: Path, fixtures: Mapping[str, CallSite], outcomes: Mapping[str, Outcome]
 ) -> list[Problem]:
-    """One problem per fixture of ``fixtures`` whose outcome is a failure."""
+    """One problem per fixture of ``fixtures`` (id → its ``def``) whose outcome is a failure."""
     problems = []
-    for fid, fx in fixtures.items():
+    for fid, where in fixtures.items():
         outcome = outcomes.get(fid)
         failure = None if outcome is None else failure_text(root, outcome)
         if failure is None:
             continue
         problems.append(
             Problem(
-                path=relative_to_root(root, fx.site.path),
-                line=fx.site.line,
+                path=relative_to_root(root, where.path),
+                line=where.line,
                 subject=f"fixture {fid}",
                 rule="fixture",
                 message=failure,
@@ -113,61 +107,63 @@ def _frames_text(root: Path, frames: tuple[Frame, ...]) -> str:
     return ", ".join(shown)
 
 
-Claim = tuple[CallSite, str, str, object]
-"""A well-formed ``verified_output``: (where, subject, fixture id, what it prints as JSON)."""
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A ``verified_output`` block: what it prints, and the fixture that must return it."""
 
+    where: CallSite
+    """Where the block was written."""
+    slug: str
+    """The revision's slug as written."""
+    fixture: str
+    """The fixture's id."""
+    expected: object
+    """What the block prints, as JSON reads it back."""
+    sound: bool
+    """Well-formed (no flaw of its own): only a sound claim is judged against its fixture."""
 
-def site_claims(site: Site) -> list[Claim]:
-    """Every well-formed ``verified_output`` of the site, in site order."""
-    return [
-        (
-            block.site,
-            rev.slug or "revision",
-            fixture_id(block.verified.fixture),
-            as_json(block.verified.expected),
-        )
-        for _, rev in site.revisions()
-        for block in rev.body
-        if isinstance(block, Block) and block.verified is not None and not block.flaws
-    ]
+    @property
+    def subject(self) -> str:
+        """The subject of the revision's problems."""
+        return self.slug or "revision"
 
 
 def drift_problems(root: Path, claims: Iterable[Claim], outcomes: Mapping[str, Outcome]) -> Iterator[Problem]:
     """One problem per ``verified_output`` whose claim its passing fixture contradicts."""
-    for where, subject, fid, expected in claims:
-        outcome = outcomes.get(fid)
-        if outcome is None or fixture_failure(outcome) is not None:
+    for claim in claims:
+        outcome = outcomes.get(claim.fixture)
+        if not claim.sound or outcome is None or fixture_failure(outcome) is not None:
             continue
-        found = list(differences(expected, outcome.output))
+        found = list(differences(claim.expected, outcome.output))
         if found:
             detail = "; ".join(found)
+            fid = claim.fixture
             yield Problem(
-                path=relative_to_root(root, where.path),
-                line=where.line,
-                subject=subject,
+                path=relative_to_root(root, claim.where.path),
+                line=claim.where.line,
+                subject=claim.subject,
                 rule="verified-drift",
                 message=f"verified_output of {fid} does not match what it returns: {detail}",
             )
 
 
-def claims(site: Site, fid: str, outcome: Outcome) -> list[dict[str, object]]:
-    """Every ``verified_output`` backed by ``fid``, with whether it still holds."""
+def claim_report(root: Path, claims: Iterable[Claim], outcome: Outcome) -> list[dict[str, object]]:
+    """Every ``verified_output`` of ``claims`` (those backed by one fixture), with whether
+    it still holds against that fixture's ``outcome``."""
     found: list[dict[str, object]] = []
     passed = fixture_failure(outcome) is None
-    for _, rev in site.revisions():
-        for block in rev.body:
-            if isinstance(block, Block) and block.verified and fixture_id(block.verified.fixture) == fid:
-                diffs = list(differences(as_json(block.verified.expected), outcome.output)) if passed else []
-                status = "not checked" if not passed else "drifted" if diffs else "matches"
-                found.append(
-                    {
-                        "slug": rev.slug,
-                        "path": relative_to_root(site.root, block.site.path),
-                        "line": block.site.line,
-                        "status": status,
-                        "differences": diffs,
-                    }
-                )
+    for claim in claims:
+        diffs = list(differences(claim.expected, outcome.output)) if passed else []
+        status = "not checked" if not passed else "drifted" if diffs else "matches"
+        found.append(
+            {
+                "slug": claim.slug,
+                "path": relative_to_root(root, claim.where.path),
+                "line": claim.where.line,
+                "status": status,
+                "differences": diffs,
+            }
+        )
     return found
 
 

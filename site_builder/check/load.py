@@ -18,7 +18,7 @@ from types import ModuleType
 
 from site_builder.authoring.model import Fixture, Revision
 from site_builder.errors import Problem, a_kind
-from site_builder.settings import Settings, load_settings
+from site_builder.settings import Settings
 
 _MODULE_PREFIX = "_site_builder_batch_"
 _REVISIONS_LINE = re.compile(r"^revisions\s*(:[^=]*)?=")
@@ -38,32 +38,6 @@ class Batch:
     """Every ``@fixture`` defined in the module, by line."""
 
 
-@dataclass(frozen=True, slots=True)
-class Site:
-    """Everything loaded from a site root, and what went wrong loading it."""
-
-    root: Path
-    """The folder holding ``pyproject.toml``."""
-    settings: Settings
-    """Checked settings (defaults where a value was wrong)."""
-    batches: tuple[Batch, ...]
-    """Batches that imported, in name order."""
-    problems: tuple[Problem, ...]
-    """Settings problems and batches that could not be loaded."""
-
-    def revisions(self) -> list[tuple[Batch, Revision]]:
-        """Every revision in site order: batch name, then list order."""
-        return [(batch, rev) for batch in self.batches for rev in batch.revisions]
-
-    def fixtures(self) -> dict[str, Fixture]:
-        """Every fixture by id, in site order."""
-        return {fixture_id(fx): fx for batch in self.batches for fx in batch.fixtures}
-
-    def relative(self, path: str | Path) -> str:
-        """``path`` relative to the root, with forward slashes when inside it."""
-        return relative_to_root(self.root, path)
-
-
 def relative_to_root(root: Path, path: str | Path) -> str:
     """``path`` relative to ``root``, with forward slashes when inside it; as given otherwise."""
     try:
@@ -78,30 +52,10 @@ def fixture_id(fixture: Fixture) -> str:
     return f"{module}:{fixture.name}"
 
 
-def load_site(root: Path) -> Site:
-    """Read the settings and import every batch under the articles folder."""
-    root = root.resolve()
-    settings, problems = load_settings(root)
-    folder = root / settings.articles_dir
-    if not folder.is_dir():
-        problems.append(
-            Problem(
-                path="pyproject.toml",
-                line=1,
-                subject="settings",
-                rule="articles-dir",
-                message=f"articles folder {settings.articles_dir!r} does not exist",
-            )
-        )
-        return Site(root, settings, (), tuple(problems))
-    batches = []
-    for path in batch_paths(folder):
-        batch, problem = load_batch(path, root)
-        if problem is not None:
-            problems.append(problem)
-        if batch is not None:
-            batches.append(batch)
-    return Site(root, settings, tuple(batches), tuple(problems))
+def missing_articles(settings: Settings) -> Problem:
+    """The problem of a site whose articles folder is not there."""
+    message = f"articles folder {settings.articles_dir!r} does not exist"
+    return Problem(path="pyproject.toml", line=1, subject="settings", rule="articles-dir", message=message)
 
 
 def batch_paths(folder: Path) -> list[Path]:

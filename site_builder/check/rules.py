@@ -18,7 +18,7 @@ from site_builder.authoring.body import body_html, body_text
 from site_builder.authoring.escaping import forbidden_character, urls_in_html
 from site_builder.authoring.model import Block, CallSite, Flaw, Revision
 from site_builder.check.claims import Claim, as_json
-from site_builder.check.load import Batch, Site, fixture_id, relative_to_root
+from site_builder.check.load import Batch, fixture_id, relative_to_root
 from site_builder.check.site_layout import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
@@ -45,21 +45,9 @@ class Refs:
     uses: tuple[tuple[CallSite, str, str], ...]
     """``verified_output`` blocks: (where, subject, fixture id)."""
     claims: tuple[Claim, ...]
-    """Well-formed ``verified_output`` blocks: (where, subject, fixture id, what they print as JSON)."""
-    fixtures: tuple[str, ...]
-    """Ids of the fixtures the batch defines."""
-
-
-def validate(site: Site) -> list[Problem]:
-    """Every problem of the site: loading, settings, revisions and fixture definitions."""
-    problems = list(site.problems)
-    parts = []
-    for batch in site.batches:
-        found, refs = batch_problems(site.root, site.settings, batch)
-        problems += found
-        parts.append(refs)
-    problems += site_problems(site.root, site.settings, parts)
-    return sorted(problems, key=Problem.sort_key)
+    """Every ``verified_output`` block; only the sound ones are judged against their fixture."""
+    fixtures: tuple[tuple[str, CallSite], ...]
+    """The fixtures the batch defines: id, and the line of its ``def``."""
 
 
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
@@ -86,12 +74,13 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
             if isinstance(block, Block) and block.verified:
                 fid = fixture_id(block.verified.fixture)
                 uses.append((block.site, subject, fid))
-                if not block.flaws:
-                    claims.append((block.site, subject, fid, as_json(block.verified.expected)))
+                expected = as_json(block.verified.expected)
+                claims.append(Claim(block.site, rev.slug, fid, expected, sound=not block.flaws))
     fixtures = {fixture_id(fx): fx for fx in batch.fixtures}
     for fid, fx in fixtures.items():
         problems += [_problem(root, f.site, f"fixture {fid}", f.rule, f.message) for f in fx.flaws]
-    refs = Refs(tuple(slugs), tuple(categories), tuple(links), tuple(uses), tuple(claims), tuple(fixtures))
+    defined = tuple((fid, fx.site) for fid, fx in fixtures.items())
+    refs = Refs(tuple(slugs), tuple(categories), tuple(links), tuple(uses), tuple(claims), defined)
     return problems, refs
 
 
@@ -99,7 +88,7 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
     """The rules that need every batch: unique slugs, links to pages, fixtures that exist."""
     problems = []
     pages = page_urls((s for p in parts for s, _ in p.slugs), (c for p in parts for c in p.categories))
-    known = {fid for part in parts for fid in part.fixtures}
+    known = {fid for part in parts for fid, _ in part.fixtures}
     assets = root / settings.assets_dir
     first_slug: dict[str, CallSite] = {}
     resolved: dict[str, bool] = {}

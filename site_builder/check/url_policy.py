@@ -20,7 +20,7 @@ ALLOWED_SCHEMES = ("https", "http", "mailto")
 
 
 @dataclass(frozen=True, slots=True)
-class Checked:
+class UrlVerdict:
     """The verdict on one URL."""
 
     error: str | None
@@ -29,30 +29,30 @@ class Checked:
     """For a site-relative URL: the decoded path without query or fragment."""
 
 
-def check_url(url: str) -> Checked:
+def check_url(url: str) -> UrlVerdict:
     """Classify ``url``; a site-relative one comes back with its path to resolve."""
     cleaned = _TAB_OR_NEWLINE.sub("", url.strip(_STRIP))
     if not cleaned:
-        return Checked("the URL is empty", None)
+        return UrlVerdict("the URL is empty", None)
     if cleaned.startswith("#"):
-        return Checked(None, None)
+        return UrlVerdict(None, None)
     if cleaned.startswith(("//", "/\\", "\\")):
-        return Checked(f"protocol-relative URL {url!r} is not allowed; write https://", None)
+        return UrlVerdict(f"protocol-relative URL {url!r} is not allowed; write https://", None)
     if cleaned.startswith("/"):
-        return Checked(None, unquote(urlsplit(cleaned).path))
+        return UrlVerdict(None, unquote(urlsplit(cleaned).path))
     match = _SCHEME.match(cleaned)
     if match is None:
-        return Checked(f"relative URL {url!r} is not allowed; start it with '/' from the site root", None)
+        return UrlVerdict(f"relative URL {url!r} is not allowed; start it with '/' from the site root", None)
     scheme = match.group(1).lower()
     if scheme not in ALLOWED_SCHEMES:
-        return Checked(
+        return UrlVerdict(
             f"URL scheme {scheme + ':'!r} is not allowed in {url!r}; "
             "use https:, http:, mailto:, /path or #fragment",
             None,
         )
     if scheme != "mailto" and not _host(cleaned):
-        return Checked(f"URL {url!r} has no host", None)
-    return Checked(None, None)
+        return UrlVerdict(f"URL {url!r} has no host", None)
+    return UrlVerdict(None, None)
 
 
 def _host(url: str) -> str | None:

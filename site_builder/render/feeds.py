@@ -8,7 +8,6 @@ from the clock.
 from __future__ import annotations
 
 import datetime
-import io
 import os
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
@@ -50,14 +49,6 @@ def site_date(items: Sequence[Item]) -> str:
     return datetime.datetime.fromtimestamp(epoch, datetime.UTC).date().isoformat()
 
 
-def atom_feed(settings: Settings, items: Sequence[Item]) -> str:
-    """An Atom (RFC 4287) feed of every revision, newest first."""
-    entries = [feed_entry(settings, item).encode("utf-8") for item in items]
-    out = io.BytesIO()
-    write_atom_feed(settings, items, lambda n: out.write(entries[n]), out.write)
-    return out.getvalue().decode("utf-8")
-
-
 def feed_order(items: Sequence[Item]) -> list[int]:
     """The positions of ``items`` in the feed: newest first, one day's in site order."""
     return sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)
@@ -87,9 +78,9 @@ def write_atom_feed(
     entry: Callable[[int], object],
     write: Callable[[bytes], object],
 ) -> None:
-    """:func:`atom_feed`, streamed to ``write``; ``entry(n)`` writes the ``n``-th item's
-    :func:`feed_entry`, already rendered and encoded (a large site's feed is larger than
-    its other files together, so it is never held whole)."""
+    """An Atom (RFC 4287) feed of every revision, newest first, streamed to ``write``;
+    ``entry(n)`` writes the ``n``-th item's :func:`feed_entry`, already rendered and encoded
+    (a large site's feed is larger than its other files together, so it is never held whole)."""
     write(feed_head(settings, items))
     if not items:
         return

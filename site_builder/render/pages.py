@@ -115,11 +115,6 @@ def newest_first(items: Sequence[Item]) -> list[Item]:
     return sorted(items, key=lambda item: item.published, reverse=True)
 
 
-def render_pages(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
-    """Every HTML page of the site by its output path."""
-    return render_lists(env, settings, items) | render_articles(env, settings, items)
-
-
 def render_articles(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
     """The article pages of ``items``: each depends on its own revision only."""
     return {f"articles/{item.slug}/index.html": _article(env, settings, item) for item in items}

@@ -13,7 +13,7 @@ from typing import Any
 
 from site_builder.authoring.body import body_html, body_text, content_html, reading_minutes
 from site_builder.authoring.model import Block, Revision
-from site_builder.check.load import Site, fixture_id
+from site_builder.check.load import fixture_id
 from site_builder.settings import Settings
 
 
@@ -46,17 +46,14 @@ def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, ob
     }
 
 
-def revisions_data(site: Site, slugs: list[str] | None = None) -> list[dict[str, object]]:
-    """Revisions in site order, all of them or those with the given slugs."""
-    return [
-        revision_dict(rev, batch.name, site.settings)
-        for batch, rev in site.revisions()
-        if slugs is None or rev.slug in slugs
-    ]
-
-
 def dumps(data: object, indent: int | None) -> str:
     """Deterministic JSON text, UTF-8 characters kept, ending with a newline."""
     if indent:
         return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def fragment(item: object) -> str:
+    """One element of the ``revisions.json`` array, indented as the array holds it."""
+    # json.dumps escapes newlines inside strings, so every newline here is structure.
+    return json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n  ")

@@ -1,0 +1,112 @@
+"""Steps 1-3 of every command: load each batch (or take its kept summary), judge it on
+its own and run its fixtures, in worker processes.
+
+Batches that must be loaded go to the workers first, so they start at once while
+the kept summaries are read; with a build's :class:`Hooks` (a build), batches are taken
+shard by shard so that a search shard can be indexed as soon as its last batch
+is staged.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from site_builder.build.batch import Summary
+from site_builder.build.reuse import Reuse
+from site_builder.build.workers import Job, Loaded, Workers
+from site_builder.errors import Problem
+
+Arrived = Callable[[str, dict[str, str]], None]
+"""Told of each batch's staged pages (batch name, output path → content hash) once summarized."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """What a build adds to loading: the order batches go in, who hears of each one done,
+    and whether a kept summary's pages are still at hand."""
+
+    group: Callable[[str], int]
+    """A batch name's group (its search shard): batches are taken group by group."""
+    arrived: Arrived
+    reusable: Callable[[Summary], bool]
+    """Whether a kept summary's pages are in the staging folder or the live site, unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Batches:
+    """Every batch of the site: its summary (in site order) or why it did not load."""
+
+    summaries: dict[str, Summary]
+    """Batch key → summary, in site order."""
+    problems: list[Problem]
+    """Batches that did not import, or had a wrong item in ``revisions``."""
+
+
+def default_jobs() -> int:
+    """One worker per core."""
+    return os.cpu_count() or 1
+
+
+def load_batches(
+    job: Job, keys: dict[Path, str], reuse: Reuse | None, jobs: int | None, hooks: Hooks | None = None
+) -> Batches:
+    """Summarize every batch of ``keys`` (path → key, in site order)."""
+    found: dict[Path, Summary] = {}
+    paths = sorted(keys, key=lambda path: hooks.group(path.stem)) if hooks is not None else list(keys)
+    kept = reuse.batch_keys() if reuse is not None else set()
+    tell = _teller(hooks)
+    with Workers(job, min(jobs or default_jobs(), max(1, len(keys)))) as workers:
+        for path in paths:  # what must be loaded first: the workers start on it at once
+            if keys[path] not in kept:
+                workers.submit(path, keys[path])
+        if hooks is not None:  # the groups of those first: they may be complete the soonest
+            first = {hooks.group(path.stem) for path in paths if keys[path] not in kept}
+            paths.sort(key=lambda path: hooks.group(path.stem) not in first)
+        for path in paths:
+            if keys[path] not in kept or reuse is None:
+                continue
+            entry = _usable(reuse.summary(keys[path]), job, hooks)
+            if entry is not None:
+                found[path] = entry
+                tell(path, Loaded(entry, None))
+            else:
+                workers.submit(path, keys[path])
+            workers.ready(tell)
+        loaded = workers.results(tell)
+    return _in_site_order(keys, found, loaded)
+
+
+def _teller(hooks: Hooks | None) -> Callable[[Path, Loaded], None]:
+    """Tell the build's listener of a batch summarized (and its pages staged)."""
+
+    def tell(_path: Path, result: Loaded) -> None:
+        if hooks is not None and result.summary is not None:
+            hooks.arrived(result.summary.name, result.summary.pages or {})
+
+    return tell
+
+
+def _usable(entry: Summary | None, job: Job, hooks: Hooks | None) -> Summary | None:
+    """A kept summary that has what this run needs (fixture outcomes, pages at hand)."""
+    if entry is None or (job.run and entry.outcomes is None):
+        return None
+    if job.staging is not None and (entry.pages is None or hooks is None or not hooks.reusable(entry)):
+        return None
+    return entry
+
+
+def _in_site_order(keys: dict[Path, str], found: dict[Path, Summary], loaded: dict[Path, Loaded]) -> Batches:
+    summaries: dict[str, Summary] = {}
+    problems: list[Problem] = []
+    for path, key in keys.items():  # site order, whichever worker finished first
+        if path in found:
+            summaries[key] = found[path]
+            continue
+        result = loaded[path]
+        problems += [result.problem] if result.problem is not None else []
+        if result.summary is not None:
+            summaries[key] = result.summary
+    return Batches(summaries, problems)

@@ -1,0 +1,51 @@
+"""What a build is about to do, worked out before the heavy machinery is imported.
+
+The CLI plans a build first: the settings are read once, every input is hashed,
+and when the output folder is exactly what the last build of these inputs wrote,
+the command answers without importing Markdown, templates or workers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from site_builder.build.inputs import Inputs, hash_inputs
+from site_builder.build.reuse import Reuse
+from site_builder.build.staging import leftovers
+from site_builder.build.written import Written
+from site_builder.errors import UsageError
+from site_builder.settings import Project
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """One build of a project into one output folder."""
+
+    project: Project
+    target: Path
+    """The output folder (resolved)."""
+    inputs: Inputs
+    """Every input, hashed."""
+    reuse: Reuse | None
+    """What the cache remembers; None with ``--no-cache``."""
+
+    def unchanged(self) -> Written | None:
+        """The last build's record when building again would give the same site: every
+        input hashes the same and the output is untouched."""
+        if self.reuse is None or self.project.problems:
+            return None
+        new, old = leftovers(self.target)
+        if new.exists() or old.exists():  # an interrupted build: the full path cleans up first
+            return None
+        return self.reuse.up_to_date(self.inputs)
+
+
+def plan_build(project: Project, out: Path | None = None, *, cache: bool = True) -> Plan:
+    """Plan a build of ``project`` into ``out`` (default: its ``output_dir``)."""
+    target = project.output(out)
+    if target == project.root or project.root.is_relative_to(target):
+        raise UsageError(f"the output folder {target} would replace the site itself; choose another --out")
+    reuse = Reuse.of(project.root, target) if cache else None
+    inputs = hash_inputs(project, target, reuse.stamps() if reuse is not None else None)
+    return Plan(project, target, inputs, reuse)

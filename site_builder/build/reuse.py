@@ -1,0 +1,167 @@
+"""One home for everything a build remembers of the last one.
+
+The cache (``.site-builder-cache/``) holds, for one site: each clean batch's
+:class:`~site_builder.build.batch.Summary` under its input key, the list pages,
+the search bundles, and per output folder the record of what was written, what
+the link check knew, the site before the live one (the *spare*, which the next
+build brings up to date instead of writing every file again) and the batch
+modules' stat stamps. A build reads all of it through one :class:`Reuse`, and
+writes it in one call, :meth:`Reuse.remember`, once the new site is swapped in: a
+failed build changes nothing in the cache. ``--no-cache`` is simply no ``Reuse``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from site_builder.build.inputs import Inputs, Stamp
+from site_builder.build.link_memory import Links
+from site_builder.build.store import Store
+from site_builder.build.written import Written
+
+if TYPE_CHECKING:
+    from site_builder.build.batch import Summary
+    from site_builder.render.site_files import Lists
+    from site_builder.search.indexing import Index
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """What a successful build leaves for the next one (see :meth:`Reuse.remember`)."""
+
+    inputs: Inputs
+    written: Written
+    """The record of the site now live."""
+    before: Written | None
+    """The record of the site that was live until now: kept as the spare when it was."""
+    spare_kept: bool
+    links: Links
+    lists: tuple[str, Lists] | None
+    """The list pages by their key, when they were rendered anew."""
+    summaries: Mapping[str, Summary]
+    """Every batch of the site by its key (kept ones included)."""
+    index: Index
+
+
+@dataclass(frozen=True, slots=True)
+class Reuse:
+    """What the cache knows of earlier builds of one site into one output folder."""
+
+    store: Store
+    target: Path
+    """The output folder."""
+
+    @classmethod
+    def of(cls, root: Path, target: Path) -> Reuse:
+        """The cache of the site at ``root``, for builds into ``target``."""
+        return cls(Store.of(root), target)
+
+    @property
+    def _record(self) -> str:
+        """The name the entries about ``target`` share."""
+        return hashlib.sha256(str(self.target).encode()).hexdigest()[:32]
+
+    def stamps(self) -> dict[str, Stamp]:
+        """The batch modules' stamps the last successful build kept."""
+        found = self.store.get("inputs", "batches")
+        if not isinstance(found, dict):
+            return {}
+        # Well-formed entries only: a damaged cache is a miss, never a wrong key.
+        return {
+            name: entry
+            for name, entry in found.items()
+            if isinstance(entry, tuple) and len(entry) == 6 and isinstance(entry[5], str)
+        }
+
+    def live(self) -> Written | None:
+        """The record of the last build into ``target``, when the cache has a whole one."""
+        entry = self.store.get("outputs", self._record)
+        return entry if isinstance(entry, Written) else None
+
+    def up_to_date(self, inputs: Inputs) -> Written | None:
+        """The last build's record when ``target`` is exactly what it wrote from these inputs."""
+        last = self.live()
+        return last if last is not None and last.holds(self.target, inputs.key) else None
+
+    def spare(self) -> tuple[Path, Written | None]:
+        """Where the site before the live one is kept, and the record of what it holds."""
+        held = self.store.get("outputs", self._record + ".spare")
+        return self.store.folder / "spare" / self._record, held if isinstance(held, Written) else None
+
+    def scratch(self) -> Path:
+        """A folder in the cache for this build's new texts and search bundles: what
+        :meth:`remember` keeps is moved from there, on the same file system."""
+        folder = self.store.folder / f".spool-{os.getpid()}"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    def batch_keys(self) -> set[str]:
+        """The keys of the batches kept."""
+        return self.store.keys("batches")
+
+    def summary(self, key: str) -> Summary | None:
+        """A kept summary, or None (also when its texts file is not the one it was kept with)."""
+        from site_builder.build.batch import Summary  # the render machinery: only when loading
+
+        entry = self.store.get("batches", key)
+        if not isinstance(entry, Summary):
+            return None
+        texts = entry.texts.moved(self.store.folder / "batches" / f"{key}.text")
+        if texts is None:
+            return None
+        return entry if texts is entry.texts else dataclasses.replace(entry, texts=texts)
+
+    def lists(self, key: str) -> Lists | None:
+        """The list pages and sitemap kept under ``key``."""
+        from site_builder.render.site_files import Lists
+
+        found = self.store.get("lists", key)
+        return found if isinstance(found, Lists) else None
+
+    def bundles(self) -> Path:
+        """Where the search bundles of earlier builds are kept."""
+        return self.store.folder / "search"
+
+    def links(self, live: Written | None) -> Links | None:
+        """What the check of the live site knew, when the cache holds it for that very site."""
+        found = self.store.get("outputs", self._record + ".links") if live is not None else None
+        return found if isinstance(found, Links) and live is not None and found.site == live.site else None
+
+    def remember(self, memory: Memory) -> None:
+        """Keep what this build learned, and drop what no build will use again."""
+        self._keep_batches(memory.summaries)
+        if memory.lists is not None:
+            self.store.put("lists", *memory.lists)
+            self.store.keep_only("lists", {memory.lists[0]})
+        for key, folder in memory.index.made.items():
+            if self.store.move_in(folder, f"search/{key}"):
+                self.store.move_in(folder.with_name(f"{key}.hashes"), f"search/{key}.hashes")
+        self.store.keep_only("search", set(memory.index.used))
+        if memory.spare_kept and memory.before is not None:  # the spare is the site live until now
+            self.store.put("outputs", self._record + ".spare", memory.before)
+        else:
+            self.store.drop("outputs", self._record + ".spare")
+        self.store.put("outputs", self._record, memory.written)
+        self.store.put("outputs", self._record + ".links", memory.links)
+        # One spare site per cache: serve's temporary outputs must not pile up old sites.
+        self.store.keep_only("spare", {self._record} if memory.spare_kept else set())
+        self.store.put("inputs", "batches", memory.inputs.stamps)
+
+    def _keep_batches(self, summaries: Mapping[str, Summary]) -> None:
+        """Keep every clean summary not kept yet, its texts file moved in beside it."""
+        kept = self.batch_keys()
+        for key, summary in summaries.items():
+            if key in kept or not summary.clean:
+                continue
+            if not self.store.move_in(summary.texts.path, f"batches/{key}.text"):
+                continue
+            texts = summary.texts.moved(self.store.folder / "batches" / f"{key}.text")
+            if texts is not None:
+                self.store.put("batches", key, dataclasses.replace(summary, texts=texts))
+        self.store.keep_only("batches", set(summaries))

@@ -1,0 +1,81 @@
+"""Step 6 of a build: the files that need every batch, rendered and staged.
+
+The list pages and the sitemap (kept by the cache under a hash of every batch's
+list entries: most edits leave them as they were), ``robots.txt`` and the theme,
+``revisions.json`` and the feed (joined by the kernel from the batches' texts, in
+another thread), and the assets. Each file is written only when the staging
+folder or the live site does not already hold its bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+
+from site_builder.build.batch import Summary
+from site_builder.build.inputs import content_hash
+from site_builder.build.joined import write_joined
+from site_builder.build.plan import Plan
+from site_builder.build.staging import Stage, copy_assets, write_file
+from site_builder.build.texts import Scans
+from site_builder.errors import Problem
+from site_builder.render.site_files import Lists, fixed_files, render_list_files
+
+Submit = Callable[[Callable[[], None]], "Future[None]"]
+"""Run a step in another thread."""
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """Every generated file of the site, staged (or its problem)."""
+
+    problems: tuple[Problem, ...]
+    hashes: dict[str, str] = field(default_factory=dict)
+    """Output path → content hash of every generated page and file."""
+    files: frozenset[str] = frozenset()
+    """Every file staged: generated ones and assets (the search index apart)."""
+    scanned: Scans | None = None
+    """The link-check scans of every page."""
+    copying: tuple[Future[None], ...] = ()
+    """The joined files still being copied."""
+    lists: tuple[str, Lists] | None = None
+    """The list pages by their key, when rendered anew (for the cache to keep)."""
+
+    @property
+    def pages(self) -> dict[str, str]:
+        """Every page the link check looks at → its content hash."""
+        return {path: self.hashes[path] for path in self.scanned or ()}
+
+
+def stage_rest(plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: Submit) -> Staged:
+    """Render and stage what is not an article page."""
+    project = plan.project
+    items = [item for part in summaries for item in part.items]
+    key = _lists_key(plan.inputs.common, summaries)
+    kept = plan.reuse.lists(key) if plan.reuse is not None else None
+    lists = kept or render_list_files(project.root, project.settings, items)
+    if isinstance(lists, Problem):
+        return Staged((lists,))
+    hashes = {p: sha for part in summaries for p, sha in (part.pages or {}).items()}
+    for path, data in sorted((lists.files | fixed_files(project.settings)).items()):
+        hashes[path] = content_hash(data)
+        if not stage.has(path, hashes[path]):
+            write_file(stage.folder, path, data)
+    joined, steps = write_joined(project.settings, summaries, items, stage)
+    hashes |= joined
+    copying = tuple(submit(step) for step in steps)
+    assets = copy_assets(project.root / project.settings.assets_dir, stage.folder)
+    stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
+    fresh = (key, lists) if kept is None and plan.reuse is not None else None
+    scanned = Scans(summaries, lists.scans)  # read from the batches' files as needed
+    return Staged((), hashes, frozenset(hashes.keys() | assets), scanned, copying, fresh)
+
+
+def _lists_key(common: str, summaries: Sequence[Summary]) -> str:
+    """What the list pages and the sitemap depend on: every batch's list entries."""
+    digest = hashlib.sha256(common.encode())
+    for part in summaries:
+        digest.update(part.list_key.encode())
+    return digest.hexdigest()

@@ -1,0 +1,108 @@
+"""A batch's long texts, kept in a file rather than in memory.
+
+Its elements of ``revisions.json``, its Atom entries (10,000 revisions hold some
+300 MB of them) and the link-check scans of its pages are written once by the
+worker that rendered the batch; the site-wide files are joined from them by the
+kernel, and the scans are read back only for the pages a link check looks at.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pickle
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from site_builder.build.inputs import content_hash
+from site_builder.check.linkcheck import Scan
+
+if TYPE_CHECKING:
+    from site_builder.build.batch import Summary
+
+
+@dataclass(frozen=True, slots=True)
+class Texts:
+    """A batch's long texts, kept in a file rather than in memory: its elements of
+    ``revisions.json``, its Atom entries (10,000 revisions hold some 300 MB of them) and
+    the link-check scans of its pages (read only for the pages a check looks at)."""
+
+    path: Path
+    sizes: tuple[int, ...]
+    """Bytes of the ``revisions.json`` fragment, of each entry, then of the scans, in file order."""
+    stat: tuple[int, int]
+    """(size, mtime in ns) of the file as written: anything else is not these texts."""
+    digests: tuple[str, ...]
+    """Content hash of the fragment, then of each entry: what a joined file is known by."""
+
+    @classmethod
+    def write(cls, path: Path, fragment: bytes, entries: Sequence[bytes], scans: dict[str, Scan]) -> Texts:
+        """Write the texts to ``path`` (whole, or not at all)."""
+        scanned = pickle.dumps(scans, protocol=pickle.HIGHEST_PROTOCOL)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        temporary.write_bytes(b"".join([fragment, *entries, scanned]))
+        os.replace(temporary, path)
+        found = path.stat()
+        sizes = (len(fragment), *map(len, entries), len(scanned))
+        digests = tuple(content_hash(part) for part in (fragment, *entries))
+        return cls(path, sizes, (found.st_size, found.st_mtime_ns), digests)
+
+    def moved(self, path: Path) -> Texts | None:
+        """The same texts at ``path`` (these very ones when that is where they are), if the
+        file there is the one written."""
+        try:
+            found = os.stat(path)
+        except OSError:
+            return None
+        if (found.st_size, found.st_mtime_ns) != self.stat:
+            return None
+        return self if path == self.path else dataclasses.replace(self, path=path)
+
+    def fragment(self) -> bytes:
+        """The elements of ``revisions.json``, indented and joined as the array holds them."""
+        with open(self.path, "rb") as file:
+            return file.read(self.sizes[0])
+
+    def scans(self) -> dict[str, Scan]:
+        """The link-check scans of the batch's pages."""
+        with open(self.path, "rb") as file:
+            file.seek(sum(self.sizes[:-1]))
+            scans: dict[str, Scan] = pickle.loads(file.read(self.sizes[-1]))
+            return scans
+
+
+class Scans(Mapping[str, Scan]):
+    """The scans of a site's pages, each batch's read from its texts file when asked for:
+    a check of a few pages reads a few files, and a check of every page holds the scans
+    of the last few batches only (10,000 pages' scans take a hundred megabytes)."""
+
+    HELD_BATCHES = 64
+
+    def __init__(self, summaries: Sequence[Summary], others: dict[str, Scan]) -> None:
+        self._others = dict(others)
+        self._owner = {path: part.texts for part in summaries for path in part.pages or {}}
+        self._held: dict[Path, dict[str, Scan]] = {}  # least recently used first
+
+    def __getitem__(self, path: str) -> Scan:
+        if path in self._others:
+            return self._others[path]
+        texts = self._owner[path]
+        batch = self._held.pop(texts.path, None)
+        if batch is None:
+            batch = texts.scans()
+            if len(self._held) >= self.HELD_BATCHES:
+                del self._held[next(iter(self._held))]
+        self._held[texts.path] = batch
+        return batch[path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._others or path in self._owner
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._owner
+        yield from (path for path in self._others if path not in self._owner)
+
+    def __len__(self) -> int:
+        return len(self._owner) + sum(path not in self._owner for path in self._others)

@@ -1,0 +1,65 @@
+"""What a build left in the output folder, file by file: the record the next build
+compares the folder with, to know what it may keep."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+Stat = tuple[int, int, int]
+"""(size, mtime in ns, inode) of a file: changes whenever the file is written or replaced."""
+
+
+def stat_of(path: Path) -> Stat | None:
+    """The :data:`Stat` of a file, or None when it is not one."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return (found.st_size, found.st_mtime_ns, found.st_ino)
+
+
+def stats(folder: Path) -> dict[str, Stat]:
+    """Every file below ``folder`` with its :data:`Stat`."""
+    found: dict[str, Stat] = {}
+    pending = [("", str(folder))]
+    while pending:
+        prefix, directory = pending.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                pending.append((f"{prefix}{entry.name}/", entry.path))
+            elif entry.is_file():
+                known = entry.stat()
+                found[prefix + entry.name] = (known.st_size, known.st_mtime_ns, known.st_ino)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What a build left in the output folder: the cache keeps it for the next build."""
+
+    site: str
+    """Hash of every input of the build."""
+    files: dict[str, Stat]
+    """Every file of the output."""
+    hashes: dict[str, str]
+    """Content hash of every generated page and file (assets and the index apart)."""
+    revisions: int
+    pages: int
+    bundles: dict[str, tuple[str, tuple[str, ...]]]
+    """Search-index shards: folder in the output → (shard key, its files' names)."""
+
+    def untouched(self, target: Path, folder: str, names: tuple[str, ...]) -> bool:
+        """Whether the files ``folder/NAME`` of ``target`` are the very ones this build wrote."""
+        return bool(names) and all(
+            stat_of(target / folder / name) == self.files.get(f"{folder}/{name}") for name in names
+        )
+
+    def holds(self, target: Path, site: str) -> bool:
+        """Whether ``target`` is exactly what this build of these inputs wrote."""
+        return self.site == site and stats(target) == self.files

@@ -1,0 +1,57 @@
+"""How the command line prints: problems on stderr, machine output on stdout (UTF-8
+whatever the locale), and problems as JSON or GitHub Actions annotations."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from site_builder.errors import Problem
+
+
+def report(problems: Sequence[Problem]) -> None:
+    """Every problem on stderr, one a line, then how many there were."""
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        count = len(problems)
+        print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
+
+
+def problem_dict(problem: Problem) -> dict[str, object]:
+    """A problem as ``validate --format json`` prints it."""
+    return {
+        "path": problem.path,
+        "line": problem.line,
+        "slug": problem.subject,
+        "rule": problem.rule,
+        "message": problem.message,
+    }
+
+
+def annotation(problem: Problem) -> str:
+    """A problem as a GitHub Actions workflow annotation."""
+
+    def prop(value: str) -> str:
+        return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+    return (
+        f"::error file={prop(problem.path)},line={problem.line},title={prop(problem.rule)}"
+        f"::{_escape_data(problem.subject + ': ' + problem.message)}"
+    )
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def out(text: str | bytes) -> None:
+    """Write machine output as UTF-8 whatever the locale says."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(data.decode("utf-8"))
+    else:
+        sys.stdout.flush()
+        buffer.write(data)
+        buffer.flush()

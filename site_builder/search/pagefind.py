@@ -1,0 +1,93 @@
+"""Running the Pagefind binary over some pages of the staging folder, and the script
+that merges the shards' bundles in the browser."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+from site_builder.processes import die_with_parent
+
+BUNDLE = "pagefind"
+"""The folder of the site that holds the search index."""
+UI_FILES = frozenset({"pagefind/pagefind-ui.js", "pagefind/pagefind-ui.css", "pagefind/site-search.js"})
+"""What the pages link to from the index: checked links may count on them."""
+SCRIPT = "pagefind/site-search.js"
+"""The script that starts the search box over every bundle."""
+
+_GLOB_SPECIAL = re.compile(r"[\\*?\[\]{},]")
+"""What a glob would read as syntax in a page's path: each is escaped with a backslash."""
+
+
+def start_pagefind(
+    site: Path, pages: Sequence[str], run: Path, out: Path, language: str
+) -> subprocess.Popen[str]:
+    """Index ``pages`` (paths relative to ``site``) into ``out``. They are named by a glob in
+    a settings file (a command line has a length limit), read from ``run``, the working folder."""
+    alternatives = ",".join(_GLOB_SPECIAL.sub(r"\\\g<0>", page) for page in pages)
+    settings = {
+        "site": str(site),
+        "output_path": str(out),
+        "glob": "{" + alternatives + "}",
+        # One forced language, so the search box on any page finds ru, ko and en text alike;
+        # Pagefind would otherwise keep an index per language and search only the page's own.
+        "force_language": language,
+    }
+    shutil.rmtree(run, ignore_errors=True)
+    run.mkdir(parents=True)
+    (run / "pagefind.json").write_text(json.dumps(settings, ensure_ascii=False), "utf-8")
+    command = [_executable(), "--quiet"]
+    # die_with_parent: a killed build must not leave an indexer running.
+    return subprocess.Popen(
+        command,
+        cwd=run,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=die_with_parent,
+    )
+
+
+def _executable() -> str:
+    """The Pagefind binary the ``pagefind[bin]`` wheel ships: run directly, not through Python."""
+    try:
+        import pagefind_bin  # type: ignore[import-untyped]
+
+        return str(pagefind_bin.get_executable())
+    except (ImportError, FileNotFoundError):
+        return shutil.which("pagefind") or "pagefind"
+
+
+@functools.cache
+def pagefind_version() -> str:
+    """The installed Pagefind's version: part of every shard's key."""
+    try:
+        from importlib.metadata import version
+
+        return version("pagefind")
+    except Exception:  # noqa: BLE001 - an unknown version only means a different cache key
+        return "unknown"
+
+
+def merging_script(bundles: Sequence[str]) -> str:
+    """``site-search.js``: the search box over the first bundle, merging the others."""
+    return _SCRIPT.replace("BUNDLES", json.dumps(list(bundles)))
+
+
+_SCRIPT = """\
+(function () {
+  var box = document.getElementById("search");
+  if (!window.PagefindUI || !box) return;
+  var bundles = BUNDLES;
+  new PagefindUI({element: box, bundlePath: bundles[0], showSubResults: false, showImages: false,
+                  mergeIndex: bundles.slice(1).map(function (path) { return {bundlePath: path}; }),
+                  translations: {placeholder: box.dataset.label}});
+  var input = box.querySelector(".pagefind-ui__search-input");
+  if (input) input.setAttribute("aria-label", box.dataset.label);
+})();
+"""
