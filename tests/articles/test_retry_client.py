@@ -16,7 +16,7 @@ import pytest
 
 from site_builder.check.load import fixture_id, load_site
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_ID = "retry_2020_06:intent_budget"
 
 

@@ -22,7 +22,7 @@ from site_builder.check.claims import differences, fixture_failure
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.load import fixture_id, load_site
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BATCH_PATH = "articles/retry_spec.py"
 SPEC_ID = "retry_spec:spec_contradictions"
 HANDLER_ID = "retry_spec:resolved_handler"
