@@ -25,6 +25,7 @@ from reference import check_pages
 
 from site_builder import cli
 from site_builder.build import staging as output
+from site_builder.build.store import CACHE_DIR
 from site_builder.errors import Problem
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -423,6 +424,47 @@ def test_out_writes_the_site_to_the_given_folder(tmp_path: Path, run_cli: RunCli
     assert (out / "feed.xml").is_file()
     assert not (root / "build").exists()
     assert sorted(p.name for p in out.parent.iterdir()) == ["www"]
+
+
+@pytest.mark.parametrize("mode", ["cache", "cache-on-another-disk", "no-cache"])
+def test_successful_builds_leave_nothing_beside_the_output(
+    tmp_path: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """Each build replaces the output: the staging folder becomes it, and the old site is
+    removed (or, with the cache, moved into the cache as its spare) - never left beside it."""
+    if mode == "cache-on-another-disk":  # the old site cannot become the spare: it is dropped
+        real = Path.rename
+
+        def rename(self: Path, target: Path) -> Path:
+            if Path(target).parent.name == "spare":
+                raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+            return real(self, target)
+
+        monkeypatch.setattr(output.Path, "rename", rename)
+    root = copy_valid_site(tmp_path)
+    parent = tmp_path / "public"
+    parent.mkdir()
+    (parent / "unrelated.txt").write_text("not the site's", "utf-8")
+    out = parent / "www"
+    before = {p.name for p in parent.iterdir()}
+    # The first build creates the output, the second replaces it, the third (with the
+    # cache) brings the spare up to date in place of a fresh staging folder.
+    for old, new in [(None, None), ("Cap retries", "Limit retries"), ("Limit retries", "Bound retries")]:
+        if old is not None and new is not None:
+            edit(root / "articles/retry_en.py", old, new)
+
+        result = run_cli(
+            ["build", "--root", str(root), "--out", str(out), *(["--no-cache"] if mode == "no-cache" else [])]
+        )
+
+        assert result.code == 0, result.err
+        assert {p.name for p in parent.iterdir()} == before | {"www"}, new
+        assert (new or "Cap retries") in (out / "index.html").read_text("utf-8")
+    assert (parent / "unrelated.txt").read_text("utf-8") == "not the site's"
+    assert not (root / "build").exists()
+    spares = root / CACHE_DIR / "spare"
+    kept = sorted(p.name for p in spares.iterdir()) if spares.is_dir() else []
+    assert len(kept) == (1 if mode == "cache" else 0), kept  # where the old site went
 
 
 @pytest.mark.parametrize("where", ["root", "parent"])

@@ -155,17 +155,22 @@ def test_validate_format_json(bad_site: Path, run_cli: RunCli) -> None:
         assert isinstance(problem["rule"], str)
         assert problem["rule"]
         assert problem["message"]
+    # The message as a second, independent run prints it for people: PATH:LINE: SUBJECT: MESSAGE.
+    fixture_line = line_of(FAILING_FIXTURE, "def failing")
+    prefix = f"articles/lab.py:{fixture_line}: fixture lab:failing: "
+    text = run_cli(["validate", "--root", str(bad_site)])
+    (message,) = [x.removeprefix(prefix) for x in text.err.splitlines() if x.startswith(prefix)]
+    assert "sameEffect = false" in message
     fixture = [p for p in problems if p["path"] == "articles/lab.py"]
     assert fixture == [
         {
             "path": "articles/lab.py",
-            "line": line_of(FAILING_FIXTURE, "def failing"),
+            "line": fixture_line,
             "slug": "fixture lab:failing",
-            "rule": fixture[0]["rule"],
-            "message": fixture[0]["message"],
+            "rule": "fixture",
+            "message": message,
         }
     ]
-    assert "sameEffect" in fixture[0]["message"]
     assert {p["slug"] for p in problems if p["path"] == "articles/bad.py"} == {"Bad Slug"}
 
 

@@ -53,11 +53,14 @@ def run_one(make_site: MakeSite, body: str, settings: str = SETTINGS) -> Outcome
 
 
 def test_a_passing_fixture_returns_its_output(make_site: MakeSite) -> None:
-    outcome = run_one(make_site, '    return {"effects": 1, "checks": {"onlyOneEffect": True}}')
+    body = '    time.sleep(0.2)\n    return {"effects": 1, "checks": {"onlyOneEffect": True}}'
+    outcome = run_one(make_site, body)
     assert outcome.error is None
     assert outcome.output == {"effects": 1, "checks": {"onlyOneEffect": True}}
     assert fixture_failure(outcome) is None
-    assert outcome.duration >= 0
+    # The duration is the fixture's own run time: at least its 0.2 s sleep, and far
+    # from the 2 s timeout (SETTINGS) that a run cut short would report.
+    assert 0.2 <= outcome.duration < 1.0, outcome.duration
 
 
 def test_a_false_check_fails_and_is_named(make_site: MakeSite) -> None:

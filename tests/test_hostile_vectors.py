@@ -351,6 +351,7 @@ def test_feed_sitemap_json_and_search_input_carry_the_vectors(sites: tuple[Path,
         assert entry.findtext(f"{ATOM}summary") == title
         assert [newlines(c.get("term") or "") for c in entry.findall(f"{ATOM}category")] == [title]
     locs = [e.text or "" for e in ET.parse(out / "sitemap.xml").getroot().iter() if e.tag.endswith("loc")]
+    assert {f"https://example.org/articles/vector-{n:02d}/" for n in range(1, len(VECTORS) + 1)} <= set(locs)
     assert all(loc.isascii() and loc.startswith("https://example.org/") for loc in locs)
     for loc in locs:  # every location is a page of this site, inside the output
         page = out / unquote(urlsplit(loc).path).lstrip("/")

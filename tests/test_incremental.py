@@ -252,6 +252,7 @@ def test_a_cached_summary_holds_no_page_bytes(site: Path, run_cli: RunCli) -> No
     assert len(entries) == N // 3
     summary = pickle.loads(entries[0].read_bytes())
     assert summary.texts.path.name == f"{entries[0].name}.text"  # long texts live beside it
+    assert summary.pages is not None and len(summary.pages) == 3  # the batch's three articles
     assert all(len(sha) == 64 for sha in summary.pages.values())
 
 

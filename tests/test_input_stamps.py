@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import MakeSite, RunCli
@@ -61,8 +62,23 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     return seen
 
 
-def test_a_file_changed_just_before_it_was_hashed_gets_no_stamp(site: Path) -> None:
-    assert hashed(site).stamps == {}  # every module was written a moment ago
+def clock_at(monkeypatch: pytest.MonkeyPatch, now: int) -> None:
+    """Make ``hash_inputs`` see ``now`` (ns) as the current time; nothing else is affected."""
+    monkeypatch.setattr(freshness, "time", SimpleNamespace(time_ns=lambda: now))
+
+
+def test_a_file_changed_just_before_it_was_hashed_gets_no_stamp(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The clock is set from the files' own times (a ctime cannot be set), so the outcome
+    # does not depend on how long writing the site took.
+    modules = sorted((site / "articles").glob("batch_*.py"))
+    changed = [max(p.stat().st_mtime_ns, p.stat().st_ctime_ns) for p in modules]
+    assert len(changed) == 3
+    clock_at(monkeypatch, min(changed) + freshness.RACY_NS)  # every change is at most RACY_NS old
+    assert hashed(site).stamps == {}
+    clock_at(monkeypatch, max(changed) + freshness.RACY_NS + 1)  # every change is older: trusted
+    assert sorted(hashed(site).stamps) == ["batch_a.py", "batch_b.py", "batch_c.py"]
 
 
 def test_an_unchanged_module_is_not_read_again(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ from reference import load_site
 
 from site_builder.check.load import fixture_id
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_ID = "retry_decision:decision_table"
 
 

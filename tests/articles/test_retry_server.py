@@ -24,7 +24,7 @@ from reference import load_site
 
 from site_builder.check.load import fixture_id
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SQLITE_ID = "retry_2020_06:sqlite_reservation"
 MEMORY_ID = "retry_2020_06:lost_response"
 SCOPE_KEY = "PRIMARY KEY (actor, operation, idem_key)"

@@ -17,7 +17,7 @@ from reference import load_site
 
 from site_builder.check.load import fixture_id
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_ID = "retry_2020_06:intent_budget"
 
 
