@@ -9,7 +9,8 @@ whole and remember what it learned:
    into the staging folder (all in :func:`site_builder.build.batch.summarize`);
 5. judge the site as a whole: unique slugs, link targets, claims against outcomes;
 6. render the rest (lists, sitemap, feed, ``revisions.json``) and stage it;
-7. index for search (shards started while step 1 still runs) and 8. check links;
+7. check the links of every staged page; 8. finish the search index (each shard
+   was started as soon as its last batch was staged, while step 1 still ran);
 9. swap the staging folder in; 10. remember, for the next build.
 """
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,7 @@ from site_builder.build.workers import Job
 from site_builder.build.written import Written, stats
 from site_builder.check.claims import drift_problems
 from site_builder.check.fixture_runs import Outcome
-from site_builder.check.linkcheck import check_scanned
+from site_builder.check.linkcheck import Scan, check_scanned
 from site_builder.check.load import missing_articles
 from site_builder.check.rules import site_problems
 from site_builder.errors import Problem, SiteBuilderError
@@ -153,9 +154,9 @@ def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing
     finally:
         staging.discard(stage.folder)
         shutil.rmtree(spool, ignore_errors=True)
-        if plan.reuse is not None:
+        if reuse is not None:
             with contextlib.suppress(OSError):
-                plan.reuse.store.folder.rmdir()  # only when the build left nothing in it
+                reuse.store.folder.rmdir()  # only when the build left nothing in it
 
 
 def _open_stage(plan: Plan) -> staging.Stage:
@@ -176,15 +177,16 @@ def _build_into(plan: Plan, stage: staging.Stage, spool: Path, jobs: int | None,
     indexing.start([path.stem for path in plan.inputs.keys])
     run = _Build(plan, stage, spool, indexing, report)
     # One thread joins revisions.json and the feed (the kernel copies, the interpreter is
-    # free) while this one goes on; leaving the block waits for it, whatever happened.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join") as copier:
-        try:
-            judged = _load(run, jobs)  # 1-5
-            if judged.problems:
-                return Built(judged.problems, judged.revisions, 0, 0)
-            return _finish(run, judged, copier)  # 6-10
-        finally:
-            indexing.stop()
+    # free) while this one goes on; a failed build waits only for the copy under way.
+    copier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join")
+    try:
+        judged = _load(run, jobs)  # 1-5
+        if judged.problems:
+            return Built(judged.problems, judged.revisions, 0, 0)
+        return _finish(run, judged, copier)  # 6-10
+    finally:
+        copier.shutdown(wait=True, cancel_futures=True)
+        indexing.stop()
 
 
 def _load(run: _Build, jobs: int | None) -> Judged:
@@ -196,7 +198,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
         arrived=run.indexing.arrived,
         reusable=lambda summary: all(stage.has(p, sha) for p, sha in (summary.pages or {}).items()),
     )
-    job = Job(run.plan.project, run.spool, run=True, staging=stage.folder)
+    job = Job(run.plan.project, run.spool, run=True, staging=stage.folder, keep=run.plan.reuse is not None)
     batches = load_batches(job, run.plan.inputs.keys, run.plan.reuse, jobs, hooks)
     return _judged(run.plan.project, batches, run=True)
 
@@ -209,8 +211,8 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
         return Built(staged.problems, judged.revisions, 0, 0)
     run.report("indexing for search, checking links")
     run.indexing.everything({p: sha for p, sha in staged.hashes.items() if p.endswith(".html")})
-    links = _check_links(run, staged)  # 8.
-    index = run.indexing.finish()  # 7.
+    links = _check_links(run, staged, keep=run.plan.reuse is not None)  # 7.
+    index = run.indexing.finish()  # 8.
     problems = [*links.problems, *index.problems]
     for done in staged.copying:
         done.result()  # an OSError of the copy is the build's
@@ -219,7 +221,7 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     run.report("writing")
     _publish(run.stage, index, staged.files)
     written = _swap(run, judged, staged, index)  # 9.
-    if run.plan.reuse is not None:  # 10.
+    if run.plan.reuse is not None and links.memory is not None:  # 10.
         memory = Memory(
             run.plan.inputs,
             written.record,
@@ -239,19 +241,20 @@ class _Links:
     """The link check of one build: its problems, and what the next check may reuse."""
 
     problems: tuple[Problem, ...]
-    memory: Links
+    memory: Links | None
+    """None when nothing is remembered (``--no-cache``)."""
 
 
-def _check_links(run: _Build, staged: Staged) -> _Links:
-    """Step 8: every staged page's links, or only those that may have changed since the last
-    passing check of the live site."""
+def _check_links(run: _Build, staged: Staged, *, keep: bool) -> _Links:
+    """Step 7: every staged page's links, or only those that may have changed since the last
+    passing check of the live site; with ``keep``, what the next check may reuse."""
     plan, files = run.plan, staged.files | UI_FILES
-    assert staged.scanned is not None  # a staged site has its scans
+    scanned: Mapping[str, Scan] = staged.scanned if staged.scanned is not None else {}
     context = link_context(plan.inputs.common, files, plan.target.name)
     last = plan.reuse.links(run.stage.live) if plan.reuse is not None else None
     only = to_check(last, context, staged.pages)
-    problems = check_scanned(staged.scanned, files, plan.target.name, only)
-    memory = links_after(last, only, staged.scanned, files, staged.pages, plan.inputs.key, context)
+    problems = check_scanned(scanned, files, plan.target.name, only)
+    memory = links_after(last, only, scanned, files, staged.pages, plan.inputs.key, context) if keep else None
     return _Links(tuple(problems), memory)
 
 

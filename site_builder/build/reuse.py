@@ -106,7 +106,8 @@ class Reuse:
         return self.store.keys("batches")
 
     def summary(self, key: str) -> Summary | None:
-        """A kept summary, or None (also when its texts file is not the one it was kept with)."""
+        """A kept summary, its texts file where the cache keeps it; or None (also when that
+        file is not the one it was kept with)."""
         from site_builder.build.batch import Summary  # the render machinery: only when loading
 
         entry = self.store.get("batches", key)
@@ -154,14 +155,10 @@ class Reuse:
         self.store.put("inputs", "batches", memory.inputs.stamps)
 
     def _keep_batches(self, summaries: Mapping[str, Summary]) -> None:
-        """Keep every clean summary not kept yet, its texts file moved in beside it."""
-        kept = self.batch_keys()
+        """Keep each batch summarized by this build (its pickle and texts file, made by the
+        worker in the scratch folder, are moved in); drop the batches the site no longer has."""
         for key, summary in summaries.items():
-            if key in kept or not summary.clean:
-                continue
-            if not self.store.move_in(summary.texts.path, f"batches/{key}.text"):
-                continue
-            texts = summary.texts.moved(self.store.folder / "batches" / f"{key}.text")
-            if texts is not None:
-                self.store.put("batches", key, dataclasses.replace(summary, texts=texts))
+            pickled = summary.texts.path.with_name(f"{key}.summary")
+            if pickled.is_file() and self.store.move_in(summary.texts.path, f"batches/{key}.text"):
+                self.store.move_in(pickled, f"batches/{key}")
         self.store.keep_only("batches", set(summaries))

@@ -11,6 +11,7 @@ and then reported, so one batch never takes the others down.
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -54,6 +55,9 @@ class Job:
     """Run each fixture this many times; a fixture whose runs disagree fails."""
     staging: Path | None = None
     """Render the article pages into this folder (a build)."""
+    keep: bool = False
+    """Pickle each clean summary beside its texts in ``spool`` (``KEY.summary``): the cache
+    takes both over once the build has succeeded (:meth:`Reuse.remember`)."""
 
 
 class Workers:
@@ -144,6 +148,8 @@ def load_one(path: Path, key: str, job: Job) -> Loaded:
     outcomes = _run(batch, job) if job.run else None
     summary = summarize(job.project, batch, outcomes, job.staging, job.spool / f"{key}.text")
     forget(batch)  # the summary is all that is needed of it now
+    if job.keep and problem is None and summary.clean:  # pickled here, in parallel, not in the main process
+        (job.spool / f"{key}.summary").write_bytes(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))
     return Loaded(summary, problem)
 
 
