@@ -141,7 +141,7 @@ def _reuse(project: Project, args: argparse.Namespace) -> Reuse | None:
 
 
 def _validate(args: argparse.Namespace, project: Project) -> int:
-    from site_builder.build.pipeline import check_site
+    from site_builder.build.site_check import check_site
 
     with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
         checked = check_site(project, run=True, spool=Path(spool), reuse=_reuse(project, args))
@@ -249,7 +249,7 @@ def _revisions(args: argparse.Namespace, project: Project) -> int:
 
 def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) -> int:
     from site_builder.build.joined import write_revisions
-    from site_builder.build.pipeline import check_site
+    from site_builder.build.site_check import check_site
     from site_builder.render.revisions_json import dumps
 
     checked = check_site(project, run=False, spool=spool, reuse=_reuse(project, args))

@@ -7,7 +7,7 @@ by id). A failing item shows the same ``PATH:LINE: SUBJECT: message`` lines
 as the command line. Outside a site the plugin collects nothing.
 
 The site is loaded the way every command loads it, each batch in a worker process
-(:func:`site_builder.build.pipeline.check_site`), so a batch that ends its process
+(:func:`site_builder.build.site_check.check_site`), so a batch that ends its process
 at import is a failing item, not the end of the test run; a fixture item runs its
 fixture in a worker that imports the batch anew.
 """
@@ -22,7 +22,7 @@ import pytest
 
 from site_builder.authoring.model import CallSite
 from site_builder.build.batch import Summary
-from site_builder.build.pipeline import Judged, check_site
+from site_builder.build.site_check import Judged, check_site
 from site_builder.build.verify import outcome_problems, run_one
 from site_builder.check.load import relative_to_root
 from site_builder.errors import Problem, SiteBuilderError

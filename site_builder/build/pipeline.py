@@ -1,8 +1,8 @@
 """The build, as numbered steps in execution order.
 
-``check_site`` is steps 1-5 without writing anything (``validate``, ``revisions``);
-``build`` goes on to render, stage, index, check the links, swap the new site in
-whole and remember what it learned:
+:func:`~site_builder.build.site_check.check_site` is steps 1-5 without writing
+anything (``validate``, ``revisions``); ``build`` goes on to render, stage, check the
+links, index, swap the new site in whole and remember what it learned:
 
 1. load each batch in a worker, or take its kept summary (:mod:`.loading`);
 2. judge each batch on its own, 3. run its fixtures, 4. render its article pages
@@ -25,46 +25,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.build import staging
-from site_builder.build.batch import Summary
 from site_builder.build.link_memory import Links, link_context, links_after, to_check
-from site_builder.build.loading import Batches, Hooks, default_jobs, load_batches
+from site_builder.build.loading import Hooks, default_jobs, load_batches
 from site_builder.build.plan import Plan
-from site_builder.build.reuse import Memory, Reuse
+from site_builder.build.reuse import Memory
+from site_builder.build.site_check import Judged, judge
 from site_builder.build.sitewide import Staged, stage_rest
 from site_builder.build.workers import Job
 from site_builder.build.written import Written, stats
-from site_builder.check.claims import drift_problems
-from site_builder.check.fixture_runs import Outcome
 from site_builder.check.linkcheck import Scan, check_scanned
-from site_builder.check.load import missing_articles
-from site_builder.check.rules import site_problems
 from site_builder.errors import Problem, SiteBuilderError
 from site_builder.search.indexing import Index, Indexing
 from site_builder.search.pagefind import SCRIPT, UI_FILES
-from site_builder.settings import Project
-
-
-@dataclass(frozen=True, slots=True)
-class Judged:
-    """A site after steps 1-5: every batch and every problem."""
-
-    project: Project
-    batches: dict[str, Summary]
-    """Every batch that loaded by its key, in site order."""
-    problems: tuple[Problem, ...]
-    """Every problem found, sorted by file and line."""
-    outcomes: dict[str, Outcome]
-    """Fixture outcomes by id (empty when fixtures were not run)."""
-
-    @property
-    def summaries(self) -> tuple[Summary, ...]:
-        """Every batch that loaded, in site order."""
-        return tuple(self.batches.values())
-
-    @property
-    def revisions(self) -> int:
-        """How many revisions the site has."""
-        return sum(len(part.items) for part in self.summaries)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,36 +60,6 @@ Report = Callable[[str], None]
 
 def print_nothing(_step: str) -> None:
     """The default progress report: silence."""
-
-
-def check_site(
-    project: Project, *, run: bool, spool: Path, reuse: Reuse | None = None, jobs: int | None = None
-) -> Judged:
-    """Steps 1-5, writing nothing (the batches' texts go to ``spool``); fixtures only with ``run``."""
-    from site_builder.build.inputs import hash_inputs
-
-    if not project.articles.is_dir():
-        problems = (*project.problems, missing_articles(project.settings))
-        return Judged(project, {}, tuple(sorted(problems, key=Problem.sort_key)), {})
-    inputs = hash_inputs(project, project.output(), reuse.stamps() if reuse is not None else None)
-    batches = load_batches(Job(project, spool, run=run), inputs.keys, reuse, jobs)
-    return _judged(project, batches, run)
-
-
-def _judged(project: Project, batches: Batches, run: bool) -> Judged:
-    """Step 5 over the loaded batches: their own problems, then the site's rules, then
-    every claim against its fixture's outcome."""
-    summaries = tuple(batches.summaries.values())
-    problems = [*project.problems, *batches.problems, *(p for part in summaries for p in part.problems)]
-    problems += site_problems(project.root, project.settings, [part.refs for part in summaries])
-    outcomes: dict[str, Outcome] = {}
-    if run:
-        for part in summaries:
-            outcomes |= part.outcomes or {}
-        claims = [claim for part in summaries for claim in part.refs.claims]
-        problems += drift_problems(project.root, claims, outcomes)
-    unique = sorted(dict.fromkeys(problems), key=Problem.sort_key)  # a template error, once
-    return Judged(project, batches.summaries, tuple(unique), outcomes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +104,8 @@ def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing
 def _open_stage(plan: Plan) -> staging.Stage:
     """The staging folder: the spare site when the cache keeps one, an empty folder otherwise."""
     live = plan.reuse.live() if plan.reuse is not None else None
-    spare, held = plan.reuse.spare() if plan.reuse is not None else (None, None)
+    spare = plan.reuse.spare() if plan.reuse is not None else None
+    held = plan.reuse.spare_record() if plan.reuse is not None else None
     try:
         return staging.Stage.open(plan.target, spare, live, held)
     except OSError as exc:
@@ -200,7 +143,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
     )
     job = Job(run.plan.project, run.spool, run=True, staging=stage.folder, keep=run.plan.reuse is not None)
     batches = load_batches(job, run.plan.inputs.keys, run.plan.reuse, jobs, hooks)
-    return _judged(run.plan.project, batches, run=True)
+    return judge(run.plan.project, batches, run=True)
 
 
 def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
@@ -280,7 +223,7 @@ def _swap(run: _Build, judged: Judged, staged: Staged, index: Index) -> _Swapped
     plan = run.plan
     pages = sum(path.endswith(".html") for path in staged.hashes)
     listed = stats(run.stage.folder)
-    spare = plan.reuse.spare()[0] if plan.reuse is not None else None
+    spare = plan.reuse.spare() if plan.reuse is not None else None
     kept_old = staging.swap(run.stage.folder, plan.target, spare)
     record = Written(plan.inputs.key, listed, staged.hashes, judged.revisions, pages, index.bundles)
     return _Swapped(record, kept_old)

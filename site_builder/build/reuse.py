@@ -89,10 +89,14 @@ class Reuse:
         last = self.live()
         return last if last is not None and last.holds(self.target, inputs.key) else None
 
-    def spare(self) -> tuple[Path, Written | None]:
-        """Where the site before the live one is kept, and the record of what it holds."""
+    def spare(self) -> Path:
+        """Where the site before the live one is kept (see :func:`~site_builder.build.staging.swap`)."""
+        return self.store.folder / "spare" / self._record
+
+    def spare_record(self) -> Written | None:
+        """The record of what the spare site holds."""
         held = self.store.get("outputs", self._record + ".spare")
-        return self.store.folder / "spare" / self._record, held if isinstance(held, Written) else None
+        return held if isinstance(held, Written) else None
 
     def scratch(self) -> Path:
         """A folder in the cache for this build's new texts and search bundles: what
