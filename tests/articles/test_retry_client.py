@@ -8,39 +8,20 @@ check that the fixture's computed checks turn false.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
-from reference import load_site
+from article_batch import batch_of, failing_checks, run
 
 from site_builder.check.load import fixture_id
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_ID = "retry_2020_06:intent_budget"
 
 
 @pytest.fixture
 def batch() -> ModuleType:
     """The article module as the site loader imports it."""
-    site = load_site(ROOT)
-    assert not site.problems, site.problems
-    fixtures = site.fixtures()
-    assert FIXTURE_ID in fixtures
-    return sys.modules[fixtures[FIXTURE_ID].module]
-
-
-def run_fixture(batch: ModuleType) -> dict[str, object]:
-    output = batch.intent_budget.function()
-    assert isinstance(output, dict)
-    return output
-
-
-def failing_checks(output: dict[str, object]) -> set[str]:
-    checks = output["checks"]
-    assert isinstance(checks, dict) and checks
-    return {name for name, value in checks.items() if value is not True}
+    return batch_of(FIXTURE_ID)
 
 
 def test_the_fixture_is_the_one_the_site_runs(batch: ModuleType) -> None:
@@ -48,7 +29,7 @@ def test_the_fixture_is_the_one_the_site_runs(batch: ModuleType) -> None:
 
 
 def test_unmutated_model_passes_every_check(batch: ModuleType) -> None:
-    output = run_fixture(batch)
+    output = run(batch, "intent_budget")
     assert failing_checks(output) == set()
     assert output["attempts"] == 2
     assert output["distinctKeys"] == 1
@@ -60,7 +41,7 @@ def test_a_new_key_per_attempt_is_caught(batch: ModuleType, monkeypatch: pytest.
         return self.keys.new_key()  # type: ignore[attr-defined]
 
     monkeypatch.setattr(batch.Client, "key_for_attempt", new_key_every_time)
-    output = run_fixture(batch)
+    output = run(batch, "intent_budget")
     failing = failing_checks(output)
     assert {"keyStableAcrossAttempts", "oneServerEffect"} <= failing
     assert output["distinctKeys"] == output["attempts"] == 2
@@ -72,7 +53,7 @@ def test_a_fresh_timer_per_attempt_is_caught(batch: ModuleType, monkeypatch: pyt
         return self.now_ms + batch.BUDGET_MS  # type: ignore[attr-defined]
 
     monkeypatch.setattr(batch.Client, "deadline_for_attempt", fresh_timer)
-    output = run_fixture(batch)
+    output = run(batch, "intent_budget")
     failing = failing_checks(output)
     assert {"deadlineNeverExtended", "phasesAddUpToBudget"} <= failing
     assert output["attempts"] > 2

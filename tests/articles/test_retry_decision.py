@@ -9,40 +9,21 @@ computed checks turn false.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-from reference import load_site
+from article_batch import batch_of, failing_checks, run
 
 from site_builder.check.load import fixture_id
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_ID = "retry_decision:decision_table"
 
 
 @pytest.fixture
 def batch() -> ModuleType:
     """The article module as the site loader imports it."""
-    site = load_site(ROOT)
-    assert not site.problems, site.problems
-    fixtures = site.fixtures()
-    assert FIXTURE_ID in fixtures
-    return sys.modules[fixtures[FIXTURE_ID].module]
-
-
-def run_fixture(batch: ModuleType) -> dict[str, Any]:
-    output = batch.decision_table.function()
-    assert isinstance(output, dict)
-    return output
-
-
-def failing_checks(output: dict[str, Any]) -> set[str]:
-    checks = output["checks"]
-    assert isinstance(checks, dict) and checks
-    return {name for name, value in checks.items() if value is not True}
+    return batch_of(FIXTURE_ID)
 
 
 def test_the_fixture_is_the_one_the_site_runs(batch: ModuleType) -> None:
@@ -50,7 +31,7 @@ def test_the_fixture_is_the_one_the_site_runs(batch: ModuleType) -> None:
 
 
 def test_unmutated_decision_passes_every_check(batch: ModuleType) -> None:
-    output = run_fixture(batch)
+    output = run(batch, "decision_table")
     assert failing_checks(output) == set()
     assert output["ladderSeconds"] == [30, 120, 600]
     assert output["afterFixRecheckSeconds"] == [600]
@@ -67,7 +48,7 @@ def test_folding_after_fix_by_a_count_is_caught(batch: ModuleType, monkeypatch: 
         return original(state, outlook, attempts_failed, *rest)
 
     monkeypatch.setattr(batch, "decide", folds_after_fix)
-    failing = failing_checks(run_fixture(batch))
+    failing = failing_checks(run(batch, "decision_table"))
     assert {"afterFixNeverFolds", "onlyAgainFolds"} <= failing
 
 
@@ -80,7 +61,7 @@ def test_retrying_undeclared_connectors_is_caught(batch: ModuleType, monkeypatch
         return original(state, outlook, attempts_failed, True, since)
 
     monkeypatch.setattr(batch, "decide", ignores_declaration)
-    assert "retryNeedsDeclaredIdempotency" in failing_checks(run_fixture(batch))
+    assert "retryNeedsDeclaredIdempotency" in failing_checks(run(batch, "decision_table"))
 
 
 @pytest.mark.parametrize(
@@ -92,7 +73,7 @@ def test_a_different_backoff_ladder_is_caught(
     batch: ModuleType, monkeypatch: pytest.MonkeyPatch, ladder: tuple[int, ...]
 ) -> None:
     monkeypatch.setattr(batch, "BACKOFF_S", ladder)
-    assert "backoffIs30s2m10mThenStop" in failing_checks(run_fixture(batch))
+    assert "backoffIs30s2m10mThenStop" in failing_checks(run(batch, "decision_table"))
 
 
 def test_treating_unknown_outlook_as_again_is_caught(
@@ -104,10 +85,10 @@ def test_treating_unknown_outlook_as_again_is_caught(
         return original(state, outlook if outlook in batch.OUTLOOKS else batch.AGAIN, *rest)
 
     monkeypatch.setattr(batch, "decide", guesses_again)
-    assert "unknownNeverRetried" in failing_checks(run_fixture(batch))
+    assert "unknownNeverRetried" in failing_checks(run(batch, "decision_table"))
 
 
 def test_a_branch_the_table_misses_is_caught(batch: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     without_never = tuple(row for row in batch.TABLE if row[1] != batch.NEVER)
     monkeypatch.setattr(batch, "TABLE", without_never)
-    assert "everyBranchCovered" in failing_checks(run_fixture(batch))
+    assert "everyBranchCovered" in failing_checks(run(batch, "decision_table"))

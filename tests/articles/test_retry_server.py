@@ -13,18 +13,16 @@ import html
 import json
 import re
 import sqlite3
-import sys
 import threading
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-from reference import load_site
+from article_batch import batch_of, failing_checks, run
 
 from site_builder.check.load import fixture_id
 
-ROOT = Path(__file__).resolve().parents[2]
 SQLITE_ID = "retry_2020_06:sqlite_reservation"
 MEMORY_ID = "retry_2020_06:lost_response"
 SCOPE_KEY = "PRIMARY KEY (actor, operation, idem_key)"
@@ -34,30 +32,7 @@ CONFLICT_TARGET = "ON CONFLICT (actor, operation, idem_key) DO NOTHING"
 @pytest.fixture
 def batch() -> ModuleType:
     """The article module as the site loader imports it."""
-    site = load_site(ROOT)
-    assert not site.problems, site.problems
-    fixtures = site.fixtures()
-    assert SQLITE_ID in fixtures and MEMORY_ID in fixtures
-    assert fixtures[SQLITE_ID].module == fixtures[MEMORY_ID].module
-    return sys.modules[fixtures[SQLITE_ID].module]
-
-
-def run_sqlite(batch: ModuleType) -> dict[str, Any]:
-    output = batch.sqlite_reservation.function()
-    assert isinstance(output, dict)
-    return output
-
-
-def run_memory(batch: ModuleType) -> dict[str, Any]:
-    output = batch.lost_response.function()
-    assert isinstance(output, dict)
-    return output
-
-
-def failing_checks(output: dict[str, Any]) -> set[str]:
-    checks = output["checks"]
-    assert isinstance(checks, dict) and checks
-    return {name for name, value in checks.items() if value is not True}
+    return batch_of(SQLITE_ID, MEMORY_ID)
 
 
 def mutate(monkeypatch: pytest.MonkeyPatch, batch: ModuleType, name: str, old: str, new: str) -> None:
@@ -77,7 +52,7 @@ def test_the_fixtures_are_the_ones_the_site_runs(batch: ModuleType) -> None:
 
 def test_unmutated_sqlite_reservation_passes_every_check(batch: ModuleType) -> None:
     assert sqlite3.sqlite_version_info >= (3, 35, 0), "RETURNING needs SQLite 3.35 or newer"
-    output = run_sqlite(batch)
+    output = run(batch, "sqlite_reservation")
     assert failing_checks(output) == set()
     assert output["race"] == {"owners": 1, "statuses": [201, 409]}
     assert output["retry"]["replayed"] is True
@@ -86,7 +61,7 @@ def test_unmutated_sqlite_reservation_passes_every_check(batch: ModuleType) -> N
 
 
 def test_unmutated_lost_response_passes_every_check(batch: ModuleType) -> None:
-    output = run_memory(batch)
+    output = run(batch, "lost_response")
     assert failing_checks(output) == set()
     assert output["effects"] == 1
     assert output["firstAttempt"]["paymentId"] == output["retry"]["paymentId"] == "pay-0001"
@@ -104,7 +79,7 @@ def test_the_race_runs_on_a_real_file_with_a_connection_per_thread(
         return real_connect(path)
 
     monkeypatch.setattr(batch, "connect", recording_connect)
-    assert failing_checks(run_sqlite(batch)) == set()
+    assert failing_checks(run(batch, "sqlite_reservation")) == set()
     threads = {thread for thread, _ in opened}
     paths = {path for _, path in opened}
     assert len(opened) == len(threads) == 3  # the setup connection and one per racing attempt
@@ -135,7 +110,7 @@ def test_a_table_without_the_unique_key_cannot_take_the_reservation(
 ) -> None:
     mutate(monkeypatch, batch, "IDEMPOTENCY_SCHEMA_SQL", SCOPE_KEY, "CHECK (idem_key <> '')")
     with pytest.raises(sqlite3.OperationalError, match="ON CONFLICT"):
-        run_sqlite(batch)
+        run(batch, "sqlite_reservation")
 
 
 def test_a_plain_insert_into_a_table_without_the_key_makes_two_owners(
@@ -143,7 +118,7 @@ def test_a_plain_insert_into_a_table_without_the_key_makes_two_owners(
 ) -> None:
     mutate(monkeypatch, batch, "IDEMPOTENCY_SCHEMA_SQL", SCOPE_KEY, "CHECK (idem_key <> '')")
     mutate(monkeypatch, batch, "RESERVE_SQL", CONFLICT_TARGET + "\n", "")
-    output = run_sqlite(batch)
+    output = run(batch, "sqlite_reservation")
     assert {
         "exactlyOneOwner",
         "retryReplaysStoredReply",
@@ -160,7 +135,7 @@ def test_a_scope_without_the_actor_replays_another_clients_payment(
     mutate(monkeypatch, batch, "IDEMPOTENCY_SCHEMA_SQL", SCOPE_KEY, "PRIMARY KEY (operation, idem_key)")
     mutate(monkeypatch, batch, "RESERVE_SQL", CONFLICT_TARGET, "ON CONFLICT (operation, idem_key) DO NOTHING")
     mutate(monkeypatch, batch, "LOOKUP_SQL", "actor = :actor AND ", "")
-    output = run_sqlite(batch)
+    output = run(batch, "sqlite_reservation")
     assert {"otherActorIsIndependent", "oneEffectPerScope"} <= failing_checks(output)
     assert output["otherActor"]["replayed"] is True
     assert output["otherActor"]["body"]["paymentId"] == output["retry"]["body"]["paymentId"]
@@ -170,12 +145,12 @@ def test_skipping_the_fingerprint_comparison_is_caught_by_both_fixtures(
     batch: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(batch, "fingerprint", lambda payload: "same for every payload")
-    sqlite_output = run_sqlite(batch)
+    sqlite_output = run(batch, "sqlite_reservation")
     assert "otherPayloadIsConflict" in failing_checks(sqlite_output)
     assert (
         sqlite_output["otherPayload"]["status"] == 201
     )  # a 1 500 ₽ request answered with the 1 200 ₽ payment
-    memory_output = run_memory(batch)
+    memory_output = run(batch, "lost_response")
     assert "otherPayloadIsConflict" in failing_checks(memory_output)
 
 
@@ -201,7 +176,7 @@ def test_an_effect_committed_apart_from_the_record_is_repeated_after_takeover(
         return reply
 
     monkeypatch.setattr(batch, "perform", perform_in_two_transactions)
-    output = run_sqlite(batch)
+    output = run(batch, "sqlite_reservation")
     assert {"crashLeftNoEffect", "oneEffectPerScope"} <= failing_checks(output)
     assert output["stuck"]["effectsAfterCrash"] == 1
     assert {"actor": "shop-1", "order": 1043, "count": 2} in output["payments"]
@@ -214,7 +189,7 @@ def test_a_takeover_that_ignores_the_lease_is_stopped_by_the_owner_check(
     # finds another owner and rolls its payment back, so the fixture raises.
     mutate(monkeypatch, batch, "TAKEOVER_SQL", " AND lease_until <= :now", "")
     with pytest.raises(batch.LostLeaseError):
-        run_sqlite(batch)
+        run(batch, "sqlite_reservation")
 
 
 # --- mutations of the in-memory model -----------------------------------------
@@ -224,7 +199,7 @@ def test_a_service_that_executes_the_effect_again_on_retry_is_caught(
     batch: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(batch.MemoryIdempotencyService, "lookup", lambda self, req: None)
-    output = run_memory(batch)
+    output = run(batch, "lost_response")
     assert {"retryReplaysSameResult", "exactlyOneEffect", "otherPayloadIsConflict"} <= failing_checks(output)
     assert output["retry"]["paymentId"] != output["firstAttempt"]["paymentId"]
     assert output["effects"] == 3
@@ -241,5 +216,5 @@ def test_a_service_that_loses_the_result_before_the_response_is_caught(
         return reply, ready_ms
 
     monkeypatch.setattr(batch.MemoryIdempotencyService, "handle", handle_then_forget)
-    output = run_memory(batch)
+    output = run(batch, "lost_response")
     assert {"responseLostAfterStore", "retryReplaysSameResult", "exactlyOneEffect"} <= failing_checks(output)

@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import random
 import re
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
-from reference import load_site
+from article_batch import ROOT, batch_of, failing_checks, run
 
 from site_builder.check.claims import differences, fixture_failure
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.load import fixture_id
 
-ROOT = Path(__file__).resolve().parents[2]
 BATCH_PATH = "articles/retry_spec.py"
 SPEC_ID = "retry_spec:spec_contradictions"
 HANDLER_ID = "retry_spec:resolved_handler"
@@ -33,25 +30,8 @@ SLUG = "retry-spec-read-as-a-test"
 @pytest.fixture
 def batch() -> ModuleType:
     """The article module as the site loader imports it."""
-    site = load_site(ROOT)
     # Other batches are written in parallel; only this one's problems matter here.
-    mine = [str(p) for p in site.problems if p.path in (BATCH_PATH, "pyproject.toml")]
-    assert not mine, mine
-    fixtures = site.fixtures()
-    assert SPEC_ID in fixtures and HANDLER_ID in fixtures
-    return sys.modules[fixtures[SPEC_ID].module]
-
-
-def run(batch: ModuleType, name: str) -> dict[str, object]:
-    output = getattr(batch, name).function()
-    assert isinstance(output, dict)
-    return output
-
-
-def failing_checks(output: dict[str, object]) -> set[str]:
-    checks = output["checks"]
-    assert isinstance(checks, dict) and checks
-    return {name for name, value in checks.items() if value is not True}
+    return batch_of(SPEC_ID, HANDLER_ID, only=(BATCH_PATH, "pyproject.toml"))
 
 
 def printed_mismatches(batch: ModuleType, name: str, output: dict[str, object]) -> list[str]:
