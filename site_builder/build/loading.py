@@ -1,10 +1,9 @@
-"""Steps 1-3 of every command: load each batch (or take its kept summary), judge it on
-its own and run its fixtures, in worker processes.
+"""Steps 1-4 of every command: load each batch (or take its kept summary), judge it on
+its own, run its fixtures and, in a build, render its pages: in worker processes.
 
 Batches that must be loaded go to the workers first, so they start at once while
-the kept summaries are read; with a build's :class:`Hooks` (a build), batches are taken
-shard by shard so that a search shard can be indexed as soon as its last batch
-is staged.
+the kept summaries are read; in a build (:class:`Hooks`) batches are taken shard by
+shard, so that a search shard can be indexed as soon as its last batch is staged.
 """
 
 from __future__ import annotations
