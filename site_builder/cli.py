@@ -160,7 +160,7 @@ def _validate(args: argparse.Namespace, project: Project) -> int:
 def _build(args: argparse.Namespace, project: Project) -> int:
     started = time.monotonic()
     plan = plan_build(project, args.out, cache=not args.no_cache)
-    last = plan.unchanged()
+    last = plan.unchanged
     if last is not None:
         _summary(True, last.revisions, last.pages, started)
         return 0

@@ -82,7 +82,7 @@ def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing
     except OSError as exc:
         message = f"cannot clean up what an interrupted build left beside {target}: {exc}"
         raise SiteBuilderError(message) from exc
-    if (done := plan.unchanged()) is not None:
+    if (done := plan.unchanged) is not None:
         return Built((), done.revisions, done.pages, len(done.files), unchanged=True)
     stage = _open_stage(plan)
     reuse = plan.reuse
@@ -103,7 +103,7 @@ def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing
 
 def _open_stage(plan: Plan) -> staging.Stage:
     """The staging folder: the spare site when the cache keeps one, an empty folder otherwise."""
-    live = plan.reuse.live() if plan.reuse is not None else None
+    live = plan.live
     spare = plan.reuse.spare() if plan.reuse is not None else None
     held = plan.reuse.spare_record() if plan.reuse is not None else None
     try:
@@ -195,9 +195,10 @@ def _check_links(run: _Build, staged: Staged, *, keep: bool) -> _Links:
     scanned: Mapping[str, Scan] = staged.scanned if staged.scanned is not None else {}
     context = link_context(plan.inputs.common, files, plan.target.name)
     last = plan.reuse.links(run.stage.live) if plan.reuse is not None else None
-    only = to_check(last, context, staged.pages)
+    pages = staged.pages
+    only = to_check(last, context, pages)
     problems = check_scanned(scanned, files, plan.target.name, only)
-    memory = links_after(last, only, scanned, files, staged.pages, plan.inputs.key, context) if keep else None
+    memory = links_after(last, only, scanned, files, pages, plan.inputs.key, context) if keep else None
     return _Links(tuple(problems), memory)
 
 

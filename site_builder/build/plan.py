@@ -29,16 +29,11 @@ class Plan:
     """Every input, hashed."""
     reuse: Reuse | None
     """What the cache remembers; None with ``--no-cache``."""
-
-    def unchanged(self) -> Written | None:
-        """The last build's record when building again would give the same site: every
-        input hashes the same and the output is untouched."""
-        if self.reuse is None or self.project.problems:
-            return None
-        new, old = leftovers(self.target)
-        if new.exists() or old.exists():  # an interrupted build: the full path cleans up first
-            return None
-        return self.reuse.up_to_date(self.inputs)
+    live: Written | None
+    """The record of the last build into ``target``, read once for the whole build."""
+    unchanged: Written | None
+    """That record when building again would give the same site: every input hashes the
+    same and the output is untouched (then there is nothing to do)."""
 
 
 def plan_build(project: Project, out: Path | None = None, *, cache: bool = True) -> Plan:
@@ -48,4 +43,14 @@ def plan_build(project: Project, out: Path | None = None, *, cache: bool = True)
         raise UsageError(f"the output folder {target} would replace the site itself; choose another --out")
     reuse = Reuse.of(project.root, target) if cache else None
     inputs = hash_inputs(project, target, reuse.stamps() if reuse is not None else None)
-    return Plan(project, target, inputs, reuse)
+    live = reuse.live() if reuse is not None else None
+    return Plan(project, target, inputs, reuse, live, _unchanged(project, target, inputs, live))
+
+
+def _unchanged(project: Project, target: Path, inputs: Inputs, live: Written | None) -> Written | None:
+    if live is None or project.problems:
+        return None
+    new, old = leftovers(target)
+    if new.exists() or old.exists():  # an interrupted build: the full path cleans up first
+        return None
+    return live if live.holds(target, inputs.key) else None

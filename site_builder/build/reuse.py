@@ -84,11 +84,6 @@ class Reuse:
         entry = self.store.get("outputs", self._record)
         return entry if isinstance(entry, Written) else None
 
-    def up_to_date(self, inputs: Inputs) -> Written | None:
-        """The last build's record when ``target`` is exactly what it wrote from these inputs."""
-        last = self.live()
-        return last if last is not None and last.holds(self.target, inputs.key) else None
-
     def spare(self) -> Path:
         """Where the site before the live one is kept (see :func:`~site_builder.build.staging.swap`)."""
         return self.store.folder / "spare" / self._record
