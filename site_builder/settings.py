@@ -19,8 +19,31 @@ PYPROJECT = "pyproject.toml"
 _TABLE = re.compile(r"^\[tool\.site_builder[\].]", re.MULTILINE)
 LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
 """A language tag as the site accepts it: ``en``, ``ru``, ``pt-BR``."""
+_NAV_TABLE = re.compile(r"^\[\[tool\.site_builder\.nav\]\]", re.MULTILINE)
 _SOURCES_LABEL_RU = "Проверяемые источники"
 _DEFAULT_LABELS = {"en": "Sources", "ko": "출처"}
+
+
+@dataclass(frozen=True, slots=True)
+class NavPage:
+    """One entry of the ordered navigation: an article and the words that link to it."""
+
+    slug: str
+    """The article's slug."""
+    title: str
+    """The link text (may be shorter than the article's title)."""
+    line: int
+    """Line of ``pyproject.toml`` that names it, for problems."""
+
+
+@dataclass(frozen=True, slots=True)
+class NavSection:
+    """A titled group of the ordered navigation."""
+
+    title: str
+    """Shown above its pages."""
+    pages: tuple[NavPage, ...]
+    """In reading order."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,6 +74,8 @@ class Settings:
     """Where the site is written, relative to the site root."""
     sources_heading: dict[str, str] = field(default_factory=dict)
     """Per-language label of the sources section; Russian is fixed by the contract."""
+    nav: tuple[NavSection, ...] = ()
+    """The reading order (``[[tool.site_builder.nav]]`` tables): a sidebar and previous/next links."""
 
     def sources_label(self, lang: str) -> str:
         """The sources heading for a revision in ``lang``."""
@@ -66,6 +91,8 @@ _TYPES: dict[str, tuple[type, ...]] = {
         if f.name == "fixture_timeout"
         else (dict,)
         if f.name == "sources_heading"
+        else (list,)
+        if f.name == "nav"
         else (type(getattr(Settings(), f.name)),)
     )
     for f in fields(Settings)
@@ -134,6 +161,10 @@ def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[P
         expected = _TYPES.get(key)
         if expected is None:
             problems.append(_problem(line, "settings-unknown", f"unknown key {key!r}"))
+        elif key == "nav" and isinstance(value, list):
+            nav, found = _nav(value, lines)
+            problems.extend(found)
+            values[key] = nav
         elif not isinstance(value, expected) or isinstance(value, bool):
             names = " or ".join(t.__name__ for t in expected)
             problems.append(
@@ -158,6 +189,53 @@ def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[P
             )
         )
     return settings, problems
+
+
+def _nav(value: list[object], lines: list[str]) -> tuple[tuple[NavSection, ...], list[Problem]]:
+    """The ``[[tool.site_builder.nav]]`` tables: each a ``section`` title and its
+    ``pages``, pairs of ``[slug, link text]`` in reading order."""
+    headers = [n for n, text in enumerate(lines, 1) if _NAV_TABLE.match(text)]
+    sections: list[NavSection] = []
+    problems: list[Problem] = []
+    for index, table in enumerate(value):
+        start = headers[index] if index < len(headers) else _line_of(lines, "nav")
+        if not isinstance(table, dict) or set(table) != {"section", "pages"}:
+            message = "each [[tool.site_builder.nav]] needs exactly a 'section' title and a 'pages' list"
+            problems.append(_problem(start, "settings-nav", message))
+            continue
+        title, pages = table["section"], table["pages"]
+        if not isinstance(title, str) or not title.strip() or not isinstance(pages, list):
+            message = "a nav 'section' is a non-empty string and its 'pages' a list"
+            problems.append(_problem(start, "settings-nav", message))
+            continue
+        entries = []
+        for entry in pages:
+            line = _line_after(lines, start, entry)
+            if _is_pair(entry):
+                entries.append(NavPage(str(entry[0]), str(entry[1]), line))
+            else:
+                message = f'a nav page is a pair ["slug", "link text"], not {entry!r}'
+                problems.append(_problem(line, "settings-nav", message))
+        sections.append(NavSection(title, tuple(entries)))
+    return tuple(sections), problems
+
+
+def _is_pair(entry: object) -> bool:
+    return (
+        isinstance(entry, list)
+        and len(entry) == 2
+        and all(isinstance(part, str) and part.strip() for part in entry)
+    )
+
+
+def _line_after(lines: list[str], start: int, entry: object) -> int:
+    """The first line from ``start`` on that quotes the entry's slug (else ``start``)."""
+    slug = entry[0] if isinstance(entry, list) and entry else entry
+    quoted = (f'"{slug}"', f"'{slug}'")
+    return next(
+        (n for n in range(start, len(lines) + 1) if any(q in lines[n - 1] for q in quoted)),
+        start,
+    )
 
 
 def _bad_value(key: str, value: object) -> str | None:

@@ -124,11 +124,18 @@ def _import(path: Path, module_name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     # Registered so dataclasses and pickling inside the batch work; replaced on reload.
     sys.modules[module_name] = module
+    # A batch may import the helper modules beside it (``from _shared import x``: a name
+    # starting with "_" is never a batch). Appended, so a batch named like a standard
+    # module never shadows it; every file of the folder is part of each batch's cache key.
+    folder = str(path.parent)
+    sys.path.append(folder)
     try:
         spec.loader.exec_module(module)
     except BaseException:
         sys.modules.pop(module_name, None)
         raise
+    finally:
+        sys.path.remove(folder)
     return module
 
 

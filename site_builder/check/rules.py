@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from site_builder.check.load import Batch, fixture_id, relative_to_root
 from site_builder.check.site_layout import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
-from site_builder.settings import LANGUAGE_TAG, Settings
+from site_builder.settings import LANGUAGE_TAG, PYPROJECT, Settings
 
 _SLUG = re.compile(r"[a-z0-9-]{3,120}")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -112,6 +112,26 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
             if fid not in known:
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
+    problems.extend(nav_problems(settings, first_slug))
+    return problems
+
+
+def nav_problems(settings: Settings, slugs: Iterable[str]) -> list[Problem]:
+    """Every page of the ordered navigation is an article of the site, listed once."""
+    known = set(slugs)
+    seen: set[str] = set()
+    problems = []
+    for page in (page for section in settings.nav for page in section.pages):
+        if page.slug not in known:
+            message = f"nav lists {page.slug!r}, which is not the slug of an article"
+        elif page.slug in seen:
+            message = f"nav lists {page.slug!r} twice"
+        else:
+            seen.add(page.slug)
+            continue
+        problems.append(
+            Problem(path=PYPROJECT, line=page.line, subject="settings", rule="nav", message=message)
+        )
     return problems
 
 

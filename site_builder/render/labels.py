@@ -41,6 +41,12 @@ class Labels:
     """Link to the Atom feed."""
     skip: str
     """The skip link to the main content."""
+    navigation: str
+    """Name of the ordered navigation (the sidebar)."""
+    previous: str
+    """Link to the previous page in reading order."""
+    next: str
+    """Link to the next page in reading order."""
 
 
 _LABELS = {
@@ -59,6 +65,9 @@ _LABELS = {
         home="Home",
         feed="Atom feed",
         skip="Skip to content",
+        navigation="Pages",
+        previous="Previous",
+        next="Next",
     ),
     "ru": Labels(
         contents="Содержание",
@@ -75,6 +84,9 @@ _LABELS = {
         home="На главную",
         feed="Лента Atom",
         skip="К содержимому",
+        navigation="Страницы",
+        previous="Назад",
+        next="Далее",
     ),
     "ko": Labels(
         contents="목차",
@@ -91,6 +103,9 @@ _LABELS = {
         home="처음으로",
         feed="Atom 피드",
         skip="본문으로 건너뛰기",
+        navigation="페이지",
+        previous="이전",
+        next="다음",
     ),
 }
 

@@ -19,6 +19,7 @@ from site_builder.check.site_layout import article_url, category_slug, category_
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
 from site_builder.render.labels import labels
+from site_builder.render.navigation import nav_rank, site_nav
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.settings import Settings
 
@@ -115,6 +116,16 @@ def newest_first(items: Sequence[Item]) -> list[Item]:
     return sorted(items, key=lambda item: item.published, reverse=True)
 
 
+def home_order(settings: Settings, items: Sequence[Item]) -> list[Item]:
+    """The index page's order: the site's navigation first, in reading order, then
+    every other article newest first."""
+    ordered = newest_first(items)
+    if not settings.nav:
+        return ordered
+    rank = nav_rank(settings)
+    return sorted(ordered, key=lambda item: rank.get(item.slug, len(rank)))
+
+
 def render_articles(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
     """The article pages of ``items``: each depends on its own revision only."""
     return {f"articles/{item.slug}/index.html": _article(env, settings, item) for item in items}
@@ -132,7 +143,7 @@ def render_lists(env: jinja2.Environment, settings: Settings, items: Sequence[It
             common,
             heading=settings.title,
             intro=settings.description,
-            items=newest_first(items),
+            items=home_order(settings, items),
         )
     }
     categories = _categories(items)
@@ -186,6 +197,7 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
         lang=item.lang,
         article=view,
         toc=list(toc),
+        nav=site_nav(settings, item.slug),
     )
 
 
