@@ -1,0 +1,1106 @@
+"""Documentation: a batch module, revision() and its fields, Source, and every helper's markup."""
+
+import json
+
+from _html_probe import attrs_of, tags_of, text_of
+from _tool import run, site
+
+from site_builder import (
+    Markup,
+    Source,
+    code_block,
+    data_table,
+    figure,
+    fixture,
+    heading,
+    markdown,
+    ordered_list,
+    paragraph,
+    revision,
+    unordered_list,
+    verified_output,
+)
+
+# --- A batch with two revisions: one with the required fields only, one with every field.
+
+FIELDS_BATCH = """\
+from site_builder import Source, paragraph, revision
+
+COMMONMARK = Source(
+    title="CommonMark Spec",
+    url="https://spec.commonmark.org/0.31.2/",
+    note='what "inline Markdown" means here',
+)
+
+short = revision(
+    slug="short-note",
+    title="A short note",
+    categories=["Notes"],
+    excerpt="Only the required fields.",
+    published="2026-12-01",
+    body=[paragraph("Every field this revision leaves out takes its default.")],
+    sources=[COMMONMARK],
+)
+
+full = revision(
+    slug="full-note",
+    title="A note with every field",
+    categories=["Notes", "Examples"],
+    excerpt="The optional fields too.",
+    published="2026-12-02",
+    cover="/assets/cover.svg",
+    lang="de",
+    reading_minutes=7,
+    body=[paragraph("Ein kurzer Absatz, dessen Lesezeit der Autor selbst angibt.")],
+    sources=[COMMONMARK],
+)
+
+revisions = [short, full]
+"""
+
+COVER_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"/>\n'
+
+
+@fixture
+def two_revisions() -> dict:
+    """Print the revisions of the two-revision batch: the defaults and the given values."""
+    root = site({"articles/notes.py": FIELDS_BATCH, "assets/cover.svg": COVER_SVG})
+    ran = run(root, "revisions")
+    items = ran.json() if ran.code == 0 else []
+    keys = ("slug", "cover", "lang", "readingMinutes", "batch", "published")
+    shown = [{key: item[key] for key in keys} for item in items]
+    by_slug = {item["slug"]: item for item in items}
+    return {
+        "exit": ran.code,
+        "revisions": shown,
+        "shortNoteContentHtml": by_slug.get("short-note", {}).get("contentHtml"),
+        "checks": {
+            "exitsWithZero": ran.code == 0,
+            "twoRevisionsInListOrder": [i["slug"] for i in shown] == ["short-note", "full-note"],
+            "langDefaultsToTheSite": by_slug["short-note"]["lang"] == "en",
+            "givenMinutesKept": by_slug["full-note"]["readingMinutes"] == 7,
+            "noteQuotesEscaped": "&quot;inline Markdown&quot;" in by_slug["short-note"]["contentHtml"],
+        },
+    }
+
+
+# --- The same kind of batch with a mistake in nearly every field.
+
+MISTAKES_BATCH = """\
+from site_builder import Source, paragraph, revision
+
+revisions = [
+    revision(
+        slug="Field-Mistakes",
+        title="Field mistakes",
+        categories=[],
+        published="2026-12-31",
+        lang="english",
+        reading_minute=3,
+        body=[
+            paragraph("A paragraph long enough for the demonstration site."),
+            "A plain string is not a block.",
+        ],
+        sources=[
+            Source(title="CommonMark Spec", url="https://spec.commonmark.org/0.31.2/"),
+        ],
+    )
+]
+"""
+
+
+@fixture
+def field_mistakes() -> dict:
+    """Validate the batch full of mistakes: every problem, each at its line."""
+    ran = run(site({"articles/mistakes.py": MISTAKES_BATCH}), "validate")
+    problems = ran.lines[:-1]
+    return {
+        "exit": ran.code,
+        "stderr": ran.lines,
+        "checks": {
+            "exitsWithOne": ran.code == 1,
+            "everyLineNamesTheFile": all(line.startswith("articles/mistakes.py:") for line in problems),
+            "countMatches": ran.lines[-1] == f"{len(problems)} problems found",
+            "suggestsTheField": any("did you mean 'reading_minutes'" in line for line in problems),
+        },
+    }
+
+
+# --- What the five special characters become, and what a typed entity stays.
+
+SPECIAL = ["&", "<", ">", '"', "'"]
+TYPED_ENTITY = "Typing &amp; gives five characters."
+
+
+@fixture
+def escaping() -> dict:
+    """Each special character through paragraph(), and an entity the author typed."""
+    spelled = {char: str(paragraph(char)).removeprefix("<p>").removesuffix("</p>") for char in SPECIAL}
+    typed = str(paragraph(TYPED_ENTITY))
+    return {
+        "entities": spelled,
+        "typedEntity": typed,
+        "checks": {
+            "eachDecodesBack": all(text_of(html) == char for char, html in spelled.items()),
+            "eachIsAnEntity": all(html[0] == "&" and html[-1] == ";" for html in spelled.values()),
+            "typedTextShownAsTyped": text_of(typed) == TYPED_ENTITY,
+        },
+    }
+
+
+# --- paragraph()
+
+PARAGRAPH_TEXT = (
+    "Use `retry()` with **care**, *not* haste; see [RFC 9110](https://www.rfc-editor.org/rfc/rfc9110.html)."
+)
+HOSTILE = "a & b <script>alert('x')</script>"
+
+
+@fixture
+def paragraph_markup() -> dict:
+    """paragraph() on inline Markdown, and on text that looks like HTML."""
+    html = str(paragraph(PARAGRAPH_TEXT))
+    hostile = str(paragraph(HOSTILE))
+    return {
+        "markdown": html,
+        "hostile": hostile,
+        "checks": {
+            "inlineElements": tags_of(html) == ["p", "code", "strong", "em", "a"],
+            "linkKept": attrs_of(html, "a").get("href") == "https://www.rfc-editor.org/rfc/rfc9110.html",
+            "hostileTextShownAsTyped": text_of(hostile) == HOSTILE,
+            "noScriptElement": tags_of(hostile) == ["p"],
+        },
+    }
+
+
+# --- heading()
+
+HEADING_TEXT = "Step 2: *then* retry & <wait>"
+
+
+@fixture
+def heading_markup() -> dict:
+    """heading() is an h2 whose text is inline Markdown."""
+    html = str(heading(HEADING_TEXT))
+    return {
+        "html": html,
+        "checks": {
+            "isH2WithEmphasis": tags_of(html) == ["h2", "em"],
+            "textShownAsTyped": text_of(html) == "Step 2: then retry & <wait>",
+        },
+    }
+
+
+# --- markdown()
+
+MARKDOWN_TEXT = "First *paragraph*.\n\n- one\n- two <b>bold?</b>\n\n```python\nif a < b:\n    pass\n```"
+
+
+@fixture
+def markdown_markup() -> dict:
+    """markdown() on paragraphs, a list and a fence; raw HTML stays text."""
+    html = str(markdown(MARKDOWN_TEXT))
+    return {
+        "html": html,
+        "checks": {
+            "blockElements": tags_of(html) == ["p", "em", "ul", "li", "li", "pre", "code"],
+            "rawHtmlIsText": "<b>bold?</b>" in text_of(html),
+            "fenceKeptExactly": "if a < b:\n    pass\n" in text_of(html),
+        },
+    }
+
+
+# --- code_block()
+
+CODE = "if a < b and c > \"d\":\n    print('&')"
+INDENTED = "\n    def area(r):\n        return 3.14 * r * r\n"
+
+
+@fixture
+def code_block_markup() -> dict:
+    """code_block() with and without a language; only the ends of the text are stripped."""
+    with_language = str(code_block(CODE, language="python"))
+    plain = str(code_block(INDENTED))
+    return {
+        "python": with_language,
+        "indented": plain,
+        "checks": {
+            "codeShownAsTyped": text_of(with_language) == CODE,
+            "languageClass": attrs_of(with_language, "code").get("class") == "language-python",
+            "firstLineLostItsIndent": text_of(plain).startswith("def area"),
+            "laterLinesKeepTheirs": text_of(plain).splitlines()[1].startswith(" " * 8),
+        },
+    }
+
+
+# --- figure()
+
+FIGURE_ARGS = ("/assets/flow.svg", 'The client sends "POST" & waits <30 s', "The *request* path")
+
+
+@fixture
+def figure_markup() -> dict:
+    """figure(): alt text is plain text, the caption inline Markdown."""
+    html = str(figure(*FIGURE_ARGS))
+    img = attrs_of(html, "img")
+    return {
+        "html": html,
+        "checks": {
+            "altShownAsTyped": img.get("alt") == FIGURE_ARGS[1],
+            "srcKept": img.get("src") == FIGURE_ARGS[0],
+            "lazy": img.get("loading") == "lazy",
+            "captionEmphasis": tags_of(html) == ["figure", "img", "figcaption", "em"],
+        },
+    }
+
+
+# --- Mistakes in helper calls, each reported at the helper's line.
+
+HELPER_MISTAKES_BATCH = """\
+from site_builder import Source, code_block, data_table, figure, paragraph, revision, unordered_list
+
+revisions = [
+    revision(
+        slug="helper-mistakes",
+        title="Helper mistakes",
+        categories=["Demo"],
+        excerpt="Each helper call below has one mistake, but the first.",
+        published="2026-12-01",
+        body=[
+            figure("/assets/flow.svg", "A request and its response", "Present and described"),
+            figure("/assets/missing.svg", "A diagram", "No such file"),
+            figure("/assets/flow.svg", "", "No alt text"),
+            figure("flow.svg", "A diagram", "A relative path"),
+            data_table("Retries", ["Method", "Retries"], [["POST", 0], ["PUT", 3, "extra"]]),
+            unordered_list([]),
+            code_block("x = 1", language="c plus plus"),
+            paragraph(42),
+        ],
+        sources=[Source(title="CommonMark Spec", url="https://spec.commonmark.org/0.31.2/", note="syntax")],
+    )
+]
+"""
+FLOW_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"/>\n'
+
+
+@fixture
+def helper_mistakes() -> dict:
+    """Validate the batch of faulty helper calls; each problem keyed by the helper at its line."""
+    ran = run(site({"articles/helpers.py": HELPER_MISTAKES_BATCH, "assets/flow.svg": FLOW_SVG}), "validate")
+    source = HELPER_MISTAKES_BATCH.splitlines()
+    by_helper: dict[str, list[str]] = {}
+    for line in ran.lines[:-1]:
+        number = int(line.split(":")[1])
+        helper = source[number - 1].strip().split("(")[0]
+        by_helper.setdefault(helper, []).append(line)
+    return {
+        "exit": ran.code,
+        "problems": by_helper,
+        "checks": {
+            "exitsWithOne": ran.code == 1,
+            "sevenProblems": ran.lines[-1] == "7 problems found",
+            "firstFigureIsFine": not any(":11:" in line for line in ran.lines),
+            "eachAtItsHelper": set(by_helper)
+            == {"figure", "data_table", "unordered_list", "code_block", "paragraph"},
+        },
+    }
+
+
+# --- ordered_list() and unordered_list()
+
+ITEMS = ["Send `POST`", "**Retry** once", "Check that a < b"]
+
+
+@fixture
+def list_markup() -> dict:
+    """ordered_list() and unordered_list(): each item is inline Markdown."""
+    ordered = str(ordered_list(ITEMS))
+    unordered = str(unordered_list(("one", "two")))
+    return {
+        "ordered": ordered,
+        "unordered": unordered,
+        "checks": {
+            "threeItems": tags_of(ordered).count("li") == 3,
+            "itemsShownAsTyped": text_of(ordered) == "Send POSTRetry onceCheck that a < b",
+            "tupleAccepted": tags_of(unordered) == ["ul", "li", "li"],
+        },
+    }
+
+
+# --- data_table()
+
+TABLE_ARGS = ("Retries & *effects*", ["Method", "Retries", "Effects"], [["`POST`", 0, 2], ["PUT", 3, 1.5]])
+
+
+@fixture
+def table_markup() -> dict:
+    """data_table(): caption, header cells with a scope, numbers as text."""
+    html = str(data_table(*TABLE_ARGS))
+    tags = tags_of(html)
+    return {
+        "html": html,
+        "checks": {
+            "wrappedForScrolling": attrs_of(html, "div").get("class") == "table-scroll",
+            "threeHeaders": tags.count("th") == 3 and attrs_of(html, "th").get("scope") == "col",
+            "sixCells": tags.count("td") == 6,
+            "numbersPrinted": "1.5" in text_of(html),
+        },
+    }
+
+
+# --- verified_output()
+
+SHOWN = {"attempts": 3, "condition": "a < b"}
+
+
+@fixture
+def verified_output_markup() -> dict:
+    """verified_output() prints its expected value exactly as a JSON code_block would."""
+    html = str(verified_output(verified_output_markup, expected=SHOWN))
+    same = str(code_block(json.dumps(SHOWN, ensure_ascii=False, indent=2), language="json"))
+    return {
+        "html": html,
+        "checks": {
+            "sameAsJsonCodeBlock": html == same,
+            "readsBackAsTheValue": json.loads(text_of(html)) == SHOWN,
+        },
+    }
+
+
+# --- Markup: trusted HTML
+
+TRUSTED = '<abbr title="HyperText Markup Language">HTML</abbr> is written by hand here.'
+
+
+@fixture
+def markup_markup() -> dict:
+    """Markup passes through a helper verbatim; the same text as a str is escaped."""
+    trusted = str(paragraph(Markup(TRUSTED)))
+    as_text = str(paragraph(TRUSTED))
+    return {
+        "trusted": trusted,
+        "sameTextAsStr": as_text,
+        "checks": {
+            "verbatim": trusted == f"<p>{TRUSTED}</p>",
+            "abbrElement": tags_of(trusted) == ["p", "abbr"],
+            "strHasNoElement": tags_of(as_text) == ["p"],
+        },
+    }
+
+
+# --- URLs
+
+LINKS_BATCH = """\
+from site_builder import Markup, Source, heading, paragraph, revision
+
+revisions = [
+    revision(
+        slug="links",
+        title="Links",
+        categories=["Demo"],
+        excerpt="Links that validation refuses, and two it accepts.",
+        published="2026-12-01",
+        body=[
+            heading("Links"),
+            paragraph("A [script link](javascript:alert(1)) is refused."),
+            paragraph("So is [a protocol-relative one](//evil.example/page)."),
+            paragraph("And [a relative one](notes.html)."),
+            paragraph(Markup('<a href="data:text/html,hi">Trusted HTML is checked too</a>')),
+            paragraph("[This page](/articles/links/) and [a fragment](#links) are fine."),
+        ],
+        sources=[Source(title="An old mirror", url="ftp://ftp.example/spec.txt", note="not https")],
+    )
+]
+"""
+SCRIPT_LINK = "A [script link](javascript:alert(1)) is refused."
+
+
+@fixture
+def url_rules() -> dict:
+    """Validate the links batch; and the markup keeps a refused link as written."""
+    ran = run(site({"articles/links.py": LINKS_BATCH}), "validate")
+    html = str(paragraph(SCRIPT_LINK))
+    return {
+        "exit": ran.code,
+        "stderr": ran.lines,
+        "markup": html,
+        "checks": {
+            "exitsWithOne": ran.code == 1,
+            "fiveProblems": ran.lines[-1] == "5 problems found",
+            "acceptedLinesSilent": not any(":16:" in line for line in ran.lines),
+            "notRewritten": attrs_of(html, "a").get("href") == "javascript:alert(1)",
+        },
+    }
+
+
+# --- Helper modules beside the batches
+
+SHARED_MODULE = """\
+from site_builder import Source, paragraph
+
+COMMONMARK = Source(title="CommonMark Spec", url="https://spec.commonmark.org/0.31.2/", note="syntax")
+
+
+def intro(topic):
+    return paragraph(f"{topic}: this paragraph comes from a helper module.")
+"""
+GUIDE_BATCH = """\
+from _shared import COMMONMARK, intro
+from site_builder import revision
+
+revisions = [
+    revision(
+        slug="guide",
+        title="Guide",
+        categories=["Demo"],
+        excerpt="A batch that imports a helper module.",
+        published="2026-12-01",
+        body=[intro("Shared text")],
+        sources=[COMMONMARK],
+    )
+]
+"""
+
+
+@fixture
+def helper_module() -> dict:
+    """A batch importing _shared.py: one batch, one revision, the helper's paragraph in it."""
+    root = site({"articles/guide.py": GUIDE_BATCH, "articles/_shared.py": SHARED_MODULE})
+    checked = run(root, "validate")
+    listed = run(root, "revisions")
+    items = listed.json() if listed.code == 0 else []
+    return {
+        "validate": checked.lines,
+        "batches": [item["batch"] for item in items],
+        "checks": {
+            "exitsWithZero": checked.code == 0 and listed.code == 0,
+            "oneRevision": len(items) == 1,
+            "helperParagraphInside": "comes from a helper module"
+            in (items[0]["contentHtml"] if items else ""),
+        },
+    }
+
+
+def _call(name: str, *args: object, **kwargs: object) -> str:
+    """The call an author writes, spelled from the very values the fixture passes."""
+    shown = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    return f"{name}({', '.join(shown)})"
+
+
+writing = revision(
+    slug="writing-articles",
+    title="Writing an article",
+    categories=["Reference"],
+    excerpt="A batch module, revision() and every field, Source, and each helper with the exact markup it "
+    "produces and what it escapes.",
+    published="2026-12-01",
+    body=[
+        paragraph(
+            "An article is Python data. You do not write HTML files or Markdown files with front "
+            "matter: you write a Python module that calls `revision(...)` with the article's fields "
+            "and a body made of *helper* calls — `paragraph`, `heading`, `code_block` and the rest. "
+            "Each helper returns a small piece of HTML that is safe by construction, and validation "
+            "then checks the whole revision against the site. This page describes all of it: the "
+            "module, every field, sources, and each helper with the exact markup it produces."
+        ),
+        heading("A batch module"),
+        paragraph(
+            "A *batch* is one Python module in the site's `articles/` folder (the `articles_dir` "
+            "setting). Its file name without `.py` is the batch name: it appears as `batch` in the "
+            "`revisions` JSON and as the first half of the id of each fixture it defines "
+            "(`retries:delays` for a fixture `delays` in `articles/retries.py`). "
+            "The module must define a module-level list named `revisions`; the site lists batches in "
+            "the order of their file names, and the revisions of one batch in list order."
+        ),
+        paragraph(
+            "Here is a complete batch, `articles/notes.py`, with two revisions: the first gives only "
+            "the required fields, the second gives every field there is."
+        ),
+        code_block(FIELDS_BATCH, language="python"),
+        paragraph(
+            "`site-builder revisions` prints what the tool made of it. A few keys of each revision "
+            "show the defaults at work — no `cover` is `null`, no `lang` is the site's language "
+            "(`en` in this demonstration site), no `reading_minutes` is computed from the body:"
+        ),
+        verified_output(
+            two_revisions,
+            expected={
+                "exit": 0,
+                "revisions": [
+                    {
+                        "slug": "short-note",
+                        "cover": None,
+                        "lang": "en",
+                        "readingMinutes": 1,
+                        "batch": "notes",
+                        "published": "2026-12-01",
+                    },
+                    {
+                        "slug": "full-note",
+                        "cover": "/assets/cover.svg",
+                        "lang": "de",
+                        "readingMinutes": 7,
+                        "batch": "notes",
+                        "published": "2026-12-02",
+                    },
+                ],
+            },
+        ),
+        paragraph(
+            "Nothing else in the module is special. It may define constants, functions and "
+            "fixtures, and import anything a normal module imports — but it runs every time the "
+            "site is checked, so it must not call the network or write files."
+        ),
+        heading("The fields of revision()"),
+        paragraph(
+            "`revision` takes keyword arguments only. Seven fields are required and three are optional:"
+        ),
+        data_table(
+            "The fields of revision()",
+            ["Field", "Required", "Type", "Rule, or the default when left out"],
+            [
+                [
+                    "`slug`",
+                    "yes",
+                    "`str`",
+                    "3 to 120 characters of `a-z`, `0-9` and `-`; unique in the site. The article's "
+                    "page is `/articles/SLUG/`.",
+                ],
+                ["`title`", "yes", "`str`", "Plain text (not Markdown), not empty."],
+                [
+                    "`categories`",
+                    "yes",
+                    "list of `str`",
+                    "At least one, none empty. Each category gets a page under `/categories/`.",
+                ],
+                ["`excerpt`", "yes", "`str`", "Plain-text summary for lists and the feed, not empty."],
+                ["`published`", "yes", "`str`", "An ISO date `YYYY-MM-DD` that exists on the calendar."],
+                [
+                    "`body`",
+                    "yes",
+                    "list of blocks",
+                    "What the helpers return, or `Markup`. A plain `str` is a problem.",
+                ],
+                [
+                    "`sources`",
+                    "yes",
+                    "list of `Source`",
+                    "At least `min_sources` of them (a setting; 2 by default).",
+                ],
+                [
+                    "`cover`",
+                    "no",
+                    "`str`",
+                    "No cover (`null` in the JSON). The URL of an image, usually a path under "
+                    "`/assets/`, checked like any link; shown on the article page and its card.",
+                ],
+                [
+                    "`lang`",
+                    "no",
+                    "`str`",
+                    "The site's `language` setting. A language tag such as `en`, `ru` or `pt-BR`.",
+                ],
+                [
+                    "`reading_minutes`",
+                    "no",
+                    "`int`",
+                    "Computed from the body text. A whole number of at least 1 replaces it.",
+                ],
+            ],
+        ),
+        paragraph(
+            "The computed reading time counts the words of the body text at 200 a minute, and "
+            "Hangul and CJK characters at 500 a minute, rounds up, and is never less than one "
+            "minute. [Languages](/articles/languages/) shows it for English and Korean text."
+        ),
+        heading("When a field is wrong"),
+        paragraph(
+            "`revision` never raises for a mistake. A missing field, an unknown field or a wrong "
+            "type is recorded where you wrote the call, and `site-builder validate` reports every "
+            "problem of the site in one run, each as `PATH:LINE: SLUG: message`. This batch, "
+            "`articles/mistakes.py`, gets nearly every field wrong:"
+        ),
+        code_block(MISTAKES_BATCH, language="python"),
+        verified_output(
+            field_mistakes,
+            expected={
+                "exit": 1,
+                "stderr": [
+                    "articles/mistakes.py:4: Field-Mistakes: at least one category is required",
+                    (
+                        "articles/mistakes.py:4: Field-Mistakes: body item 2 is plain text; "
+                        "wrap it in paragraph() or markdown()"
+                    ),
+                    (
+                        "articles/mistakes.py:4: Field-Mistakes: lang 'english' is not a "
+                        "language tag like 'en' or 'ru'"
+                    ),
+                    "articles/mistakes.py:4: Field-Mistakes: missing required field 'excerpt'",
+                    (
+                        "articles/mistakes.py:4: Field-Mistakes: slug 'Field-Mistakes' must be 3 "
+                        "to 120 characters of a-z, 0-9 and '-'"
+                    ),
+                    (
+                        "articles/mistakes.py:4: Field-Mistakes: unknown field 'reading_minute'; "
+                        "did you mean 'reading_minutes'?"
+                    ),
+                    "articles/mistakes.py:16: Field-Mistakes: source 1 needs a non-empty note",
+                    "7 problems found",
+                ],
+            },
+        ),
+        paragraph(
+            "Problems about the revision's own fields point at the line of `revision(`; a problem "
+            "with a source points at the line of its `Source(`, and a problem inside a helper at the "
+            "line of that helper call. An unknown keyword comes with the closest field name."
+        ),
+        heading("Citing sources"),
+        paragraph(
+            "`Source(title=..., url=..., note=...)` is what a revision cites. All three are keyword "
+            "arguments and all three are required and must not be empty; a forgotten one is a "
+            "problem at the `Source(` line, not an exception. The `url` follows the same rules as "
+            "any link (below), and one revision may not cite the same URL twice. The number of "
+            "sources each revision needs is the `min_sources` setting."
+        ),
+        paragraph(
+            "The sources are not part of the body: they follow it as a section of their own, with a "
+            "heading in the revision's language. This is the `contentHtml` of `short-note` above — "
+            "the body, a newline, then the sources heading and the list, each link opening in a new "
+            "tab, the title and note escaped:"
+        ),
+        verified_output(
+            two_revisions,
+            expected={
+                "shortNoteContentHtml": (
+                    "<p>Every field this revision leaves out takes its default.</p>\n"
+                    '<h2>Sources</h2>\n<ul><li><a href="https://spec.commonmark.org/0.31.2/" '
+                    'target="_blank" rel="noopener noreferrer">CommonMark Spec</a> '
+                    "— what &quot;inline Markdown&quot; means here</li></ul>"
+                ),
+            },
+        ),
+        heading("Text is inline Markdown"),
+        paragraph(
+            "Every plain `str` you give a helper is *inline Markdown*: `` `code` ``, `*emphasis*`, "
+            "`**strong**` and `[text](url)` work as in CommonMark, rendered by markdown-it-py with "
+            "raw HTML turned off. Whatever you type, `<`, `>`, `&`, `\"` and `'` reach the page as "
+            "text, never as markup. The five characters are spelled as these entities:"
+        ),
+        verified_output(
+            escaping,
+            expected={
+                "entities": {
+                    "&": "&amp;",
+                    "<": "&lt;",
+                    ">": "&gt;",
+                    '"': "&quot;",
+                    "'": "&#039;",
+                },
+            },
+        ),
+        paragraph(
+            "Entities you type are not read as entities either: `&amp;` in your text is shown as "
+            "those five characters, not as `&`."
+        ),
+        verified_output(
+            escaping,
+            expected={
+                "typedEntity": "<p>Typing &amp;amp; gives five characters.</p>",
+            },
+        ),
+        heading("The helpers"),
+        paragraph(
+            "Each helper below is imported from `site_builder` and returns a `Block`: a `Markup` "
+            "string of HTML that also remembers the line you called it from, the URLs inside it "
+            "and any mistake in its arguments. The markup is a fixed format — systems that import "
+            "the `revisions` JSON read it — and each output below is the helper's real return "
+            "value for the call shown above it."
+        ),
+        heading("paragraph"),
+        code_block("paragraph(text: str | Markup) -> Block", language="python"),
+        paragraph(
+            "A paragraph of inline Markdown, wrapped in `<p>`. Inline Markdown and a text that "
+            "looks like a script, each through `paragraph`:"
+        ),
+        code_block(
+            f"paragraph({PARAGRAPH_TEXT!r})\nparagraph({HOSTILE!r})",
+            language="python",
+        ),
+        verified_output(
+            paragraph_markup,
+            expected={
+                "markdown": (
+                    "<p>Use <code>retry()</code> with <strong>care</strong>, <em>not</em> haste; "
+                    'see <a href="https://www.rfc-editor.org/rfc/rfc9110.html">RFC 9110</a>.</p>'
+                ),
+                "hostile": "<p>a &amp; b &lt;script&gt;alert(&#039;x&#039;)&lt;/script&gt;</p>",
+            },
+        ),
+        paragraph(
+            "A line break inside the string is a soft line break, as in Markdown: it stays a "
+            "newline in the HTML and the browser shows a space. For separate paragraphs call "
+            "`paragraph` twice, or use `markdown`."
+        ),
+        heading("heading"),
+        code_block("heading(text: str | Markup) -> Block", language="python"),
+        paragraph(
+            "A section heading, always `<h2>`; on the page it gets an `id` and an entry in the "
+            "article's table of contents (the `contentHtml` importers read keeps the plain `<h2>`)."
+        ),
+        code_block(_call("heading", HEADING_TEXT), language="python"),
+        verified_output(
+            heading_markup,
+            expected={
+                "html": "<h2>Step 2: <em>then</em> retry &amp; &lt;wait&gt;</h2>",
+            },
+        ),
+        heading("markdown"),
+        code_block("markdown(text: str | Markup) -> Block", language="python"),
+        paragraph(
+            "A piece of CommonMark with block structure: paragraphs separated by blank lines, "
+            "lists, fenced code, block quotes, `###` sub-headings. Raw HTML is off here too, so an "
+            "HTML tag in the text is shown as text. Block elements are separated by newlines; the "
+            "last newline is dropped."
+        ),
+        code_block(_call("markdown", MARKDOWN_TEXT), language="python"),
+        verified_output(
+            markdown_markup,
+            expected={
+                "html": (
+                    "<p>First <em>paragraph</em>.</p>\n<ul>\n<li>one</li>\n"
+                    "<li>two &lt;b&gt;bold?&lt;/b&gt;</li>\n</ul>\n"
+                    '<pre><code class="language-python">if a &lt; b:\n    pass\n</code></pre>'
+                ),
+            },
+        ),
+        heading("code_block"),
+        code_block("code_block(code: str, language: str | None = None) -> Block", language="python"),
+        paragraph(
+            "Code is plain text, escaped completely — Markdown inside it means nothing. "
+            "`language` is a name such as `python`, `sql` or `sh` (up to 40 letters, digits and "
+            "`_+#.-`); it "
+            "becomes the class `language-NAME`, and on the page a known name is highlighted with "
+            "Pygments. The text is stripped of blank space at both ends, and nothing else:"
+        ),
+        code_block(
+            f"{_call('code_block', CODE, language='python')}\n{_call('code_block', INDENTED)}",
+            language="python",
+        ),
+        verified_output(
+            code_block_markup,
+            expected={
+                "python": (
+                    '<pre><code class="language-python">if a &lt; b and c &gt; &quot;d&quot;:\n'
+                    "    print(&#039;&amp;&#039;)</code></pre>"
+                ),
+                "indented": "<pre><code>def area(r):\n        return 3.14 * r * r</code></pre>",
+            },
+        ),
+        paragraph(
+            "Note the second block: stripping took the first line's indentation and left the "
+            "others'. Pass code through `textwrap.dedent` first when you write it indented in a "
+            "triple-quoted string."
+        ),
+        heading("figure"),
+        code_block("figure(src: str, alt: str, caption: str | Markup) -> Block", language="python"),
+        paragraph(
+            "An image with its alternative text and a caption; all three are required. `alt` is "
+            "plain text, escaped completely, since it lives in an attribute; the caption is inline "
+            "Markdown. The image is loaded lazily."
+        ),
+        code_block(_call("figure", *FIGURE_ARGS), language="python"),
+        verified_output(
+            figure_markup,
+            expected={
+                "html": (
+                    '<figure><img src="/assets/flow.svg" alt="The client sends &quot;POST&quot; '
+                    '&amp; waits &lt;30 s" loading="lazy" /><figcaption>The <em>request</em> '
+                    "path</figcaption></figure>"
+                ),
+            },
+        ),
+        paragraph(
+            "`src` is a URL like any other (see below): usually a site-relative path such as "
+            "`/assets/flow.svg`, which must name a file that exists under the site's `assets/` "
+            "folder (files there are served under `/assets/`), or a page of the site. The batch "
+            "below, `articles/helpers.py`, makes one mistake per helper call after the first (the "
+            "site has `assets/flow.svg`):"
+        ),
+        code_block(HELPER_MISTAKES_BATCH, language="python"),
+        paragraph("Its problems with `figure`:"),
+        verified_output(
+            helper_mistakes,
+            expected={
+                "problems": {
+                    "figure": [
+                        (
+                            "articles/helpers.py:12: helper-mistakes: '/assets/missing.svg' is "
+                            "neither a file under assets/ nor a page of the site"
+                        ),
+                        (
+                            "articles/helpers.py:13: helper-mistakes: figure(): alt text is "
+                            "required and must not be empty"
+                        ),
+                        (
+                            "articles/helpers.py:14: helper-mistakes: relative URL 'flow.svg' is "
+                            "not allowed; start it with '/' from the site root"
+                        ),
+                    ],
+                },
+            },
+        ),
+        heading("ordered_list and unordered_list"),
+        code_block(
+            "ordered_list(items: list[str | Markup]) -> Block\n"
+            "unordered_list(items: list[str | Markup]) -> Block",
+            language="python",
+        ),
+        paragraph(
+            "A numbered or a bulleted list; each item is inline Markdown. A tuple works as well as "
+            "a list, and an empty list is a problem."
+        ),
+        code_block(f"{_call('ordered_list', ITEMS)}\nunordered_list(('one', 'two'))", language="python"),
+        verified_output(
+            list_markup,
+            expected={
+                "ordered": (
+                    "<ol><li>Send <code>POST</code></li><li><strong>Retry</strong> "
+                    "once</li><li>Check that a &lt; b</li></ol>"
+                ),
+                "unordered": "<ul><li>one</li><li>two</li></ul>",
+            },
+        ),
+        verified_output(
+            helper_mistakes,
+            expected={
+                "problems": {
+                    "unordered_list": [
+                        (
+                            "articles/helpers.py:16: helper-mistakes: unordered_list(): a list "
+                            "needs at least one item"
+                        ),
+                    ],
+                },
+            },
+        ),
+        heading("data_table"),
+        code_block(
+            "data_table(caption: str, headers: list[str], rows: list[list[str | int | float]]) -> Block",
+            language="python",
+        ),
+        paragraph(
+            "A table with a caption, a header row and body rows, inside a `div` that scrolls "
+            "sideways on a narrow screen. Captions, headers and cells are inline Markdown; a cell "
+            "may also be a number, printed as Python prints it. Every row must be as wide as the "
+            "header."
+        ),
+        code_block(_call("data_table", *TABLE_ARGS), language="python"),
+        verified_output(
+            table_markup,
+            expected={
+                "html": (
+                    '<div class="table-scroll"><table><caption>Retries &amp; '
+                    '<em>effects</em></caption><thead><tr><th scope="col">Method</th><th '
+                    'scope="col">Retries</th><th scope="col">Effects</th></tr></thead><tbody><tr>'
+                    "<td><code>POST</code></td><td>0</td><td>2</td></tr><tr><td>PUT</td><td>"
+                    "3</td><td>1.5</td></tr></tbody></table></div>"
+                ),
+            },
+        ),
+        verified_output(
+            helper_mistakes,
+            expected={
+                "problems": {
+                    "data_table": [
+                        (
+                            "articles/helpers.py:15: helper-mistakes: data_table(): row 2 has 3 "
+                            "cells; the header has 2"
+                        ),
+                    ],
+                },
+            },
+        ),
+        heading("verified_output"),
+        code_block("verified_output(fixture: Fixture, expected: object) -> Block", language="python"),
+        paragraph(
+            "Prints `expected` as indented JSON — exactly the block "
+            '`code_block(json.dumps(expected, ensure_ascii=False, indent=2), language="json")` '
+            "would make — and records a claim: validation runs `fixture` and fails unless what it "
+            "returns contains `expected`. Every output block on this page is one. "
+            "[Fixtures and verified output](/articles/fixtures/) explains the checking."
+        ),
+        code_block(f"verified_output(verified_output_markup, expected={SHOWN!r})", language="python"),
+        verified_output(
+            verified_output_markup,
+            expected={
+                "html": (
+                    '<pre><code class="language-json">{\n  &quot;attempts&quot;: 3,\n'
+                    "  &quot;condition&quot;: &quot;a &lt; b&quot;\n}</code></pre>"
+                ),
+            },
+        ),
+        heading("Markup: trusted HTML"),
+        paragraph(
+            "`Markup` (from markupsafe, also importable from `site_builder`) marks a string as "
+            "trusted HTML. Wherever a helper takes inline Markdown — `paragraph`, `heading`, "
+            "`markdown`, list items, table captions, headers and cells, a figure's caption — it "
+            "inserts a `Markup` value verbatim, and a `Markup` value may also stand alone in "
+            "`body`. Code and alt text stay plain text even as `Markup`. It is the only way to "
+            "put hand-written HTML into a page — so keep it for "
+            "what the helpers cannot express, and never build it from text you did not write."
+        ),
+        code_block(
+            f"paragraph(Markup({TRUSTED!r}))\nparagraph({TRUSTED!r})",
+            language="python",
+        ),
+        verified_output(
+            markup_markup,
+            expected={
+                "trusted": (
+                    '<p><abbr title="HyperText Markup Language">HTML</abbr> is written by hand here.</p>'
+                ),
+                "sameTextAsStr": (
+                    "<p>&lt;abbr title=&quot;HyperText Markup "
+                    "Language&quot;&gt;HTML&lt;/abbr&gt; is written by hand here.</p>"
+                ),
+            },
+        ),
+        paragraph(
+            "Trusted does not mean unchecked: the `href`, `src` and other URL attributes inside a "
+            "`Markup` value are validated like every other link."
+        ),
+        heading("Mistakes in helper calls"),
+        paragraph(
+            "A helper never raises for a wrong argument either. It records the problem at its own "
+            "line, and validation reports it with the others. The remaining problems of "
+            "`articles/helpers.py`:"
+        ),
+        verified_output(
+            helper_mistakes,
+            expected={
+                "problems": {
+                    "code_block": [
+                        (
+                            "articles/helpers.py:17: helper-mistakes: code_block(): language 'c "
+                            "plus plus' is not a name like 'python'"
+                        ),
+                    ],
+                    "paragraph": [
+                        (
+                            "articles/helpers.py:18: helper-mistakes: paragraph(): the text must "
+                            "be a str or Markup, not int"
+                        ),
+                    ],
+                },
+            },
+        ),
+        heading("URLs"),
+        paragraph(
+            "Links in inline Markdown, `figure` sources, URL attributes in `Markup`, `cover` and "
+            "`Source.url` all obey one rule. A URL must be one of:"
+        ),
+        unordered_list(
+            [
+                "`https:` or `http:` with a host,",
+                "`mailto:`,",
+                "a site-relative path starting with `/` — which must name a page of the site or a "
+                "file under `assets/`,",
+                "a fragment, `#name`. Validation accepts any fragment; that the page has an "
+                "element with that id is checked by `build`, on the built page.",
+            ]
+        ),
+        paragraph(
+            "Anything else — `javascript:`, `data:`, `vbscript:`, `ftp:`, a protocol-relative "
+            "`//host/path`, a relative `notes.html` — is a validation problem at the line that "
+            "holds it. The tool never rewrites or silently drops a link: you see the problem and "
+            "fix the text. Blank space and control characters are cleaned the way a browser "
+            "cleans them before the scheme is read, so `java\\tscript:` does not slip through."
+        ),
+        code_block(LINKS_BATCH, language="python"),
+        verified_output(
+            url_rules,
+            expected={
+                "exit": 1,
+                "stderr": [
+                    (
+                        "articles/links.py:12: links: URL scheme 'javascript:' is not allowed in "
+                        "'javascript:alert(1)'; use https:, http:, mailto:, /path or #fragment"
+                    ),
+                    (
+                        "articles/links.py:13: links: protocol-relative URL "
+                        "'//evil.example/page' is not allowed; write https://"
+                    ),
+                    (
+                        "articles/links.py:14: links: relative URL 'notes.html' is not allowed; "
+                        "start it with '/' from the site root"
+                    ),
+                    (
+                        "articles/links.py:15: links: URL scheme 'data:' is not allowed in "
+                        "'data:text/html,hi'; use https:, http:, mailto:, /path or #fragment"
+                    ),
+                    (
+                        "articles/links.py:18: links: URL scheme 'ftp:' is not allowed in "
+                        "'ftp://ftp.example/spec.txt'; use https:, http:, mailto:, "
+                        "/path or #fragment"
+                    ),
+                    "5 problems found",
+                ],
+            },
+        ),
+        paragraph(
+            "Until it is fixed, the link stays in the markup exactly as written — the problem "
+            "report, not a rewrite, is what keeps it off the site:"
+        ),
+        code_block(f"paragraph({SCRIPT_LINK!r})", language="python"),
+        verified_output(
+            url_rules,
+            expected={
+                "markup": '<p>A <a href="javascript:alert(1)">script link</a> is refused.</p>',
+            },
+        ),
+        heading("Helper modules"),
+        paragraph(
+            "Several batches often share sources, fixtures' helpers or a recurring paragraph. Put "
+            "them in a module of the articles folder whose name starts with `_` — `_shared.py` — "
+            "and import it from a batch as `from _shared import ...`. A file whose name starts with "
+            "`_` is never loaded as a batch, so it needs no `revisions`. Every file of the folder is "
+            "part of each batch's cache key, so changing a helper module rechecks the batches."
+        ),
+        code_block(f"# articles/_shared.py\n{SHARED_MODULE}", language="python"),
+        code_block(f"# articles/guide.py\n{GUIDE_BATCH}", language="python"),
+        verified_output(
+            helper_module,
+            expected={
+                "validate": [
+                    "ok: 1 revisions valid, 0 fixtures passed",
+                ],
+                "batches": [
+                    "guide",
+                ],
+            },
+        ),
+        paragraph(
+            "Define fixtures in the batch that uses them, though: a fixture belongs to the module "
+            "that defines it, and one defined in a helper module is not a fixture of any batch."
+        ),
+    ],
+    sources=[
+        Source(
+            title="CommonMark Spec, version 0.31.2",
+            url="https://spec.commonmark.org/0.31.2/",
+            note="the inline and block syntax a plain string is read with",
+        ),
+        Source(
+            title="markdown-it-py",
+            url="https://markdown-it-py.readthedocs.io/en/latest/",
+            note="the CommonMark parser the helpers use, with its html option off",
+        ),
+        Source(
+            title="Pygments: available lexers",
+            url="https://pygments.org/docs/lexers/",
+            note="the language names a code block can be highlighted as",
+        ),
+    ],
+)
+
+revisions = [writing]
