@@ -1,0 +1,79 @@
+"""More helpers for the documentation's fixtures, beside ``_tool``.
+
+Reading what a build wrote (a page's lines, a folder's files by content hash),
+running the tool from a folder without ``--root``, and leaving out of a message
+what changes from run to run (a temporary path, the seconds a build took).
+Nothing here is shown to readers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from _tool import Ran
+
+_SECONDS = re.compile(r" in \d+(\.\d+)? s$")
+
+
+def run_in(folder: Path, *args: str) -> Ran:
+    """``site-builder ARGS`` typed in ``folder``, without ``--root``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "site_builder", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=110,
+        check=False,
+    )
+    return Ran(done.returncode, done.stdout, done.stderr)
+
+
+def without_seconds(line: str) -> str:
+    """A build's summary line without its timing (``… in 0.4 s``), which varies."""
+    return _SECONDS.sub("", line)
+
+
+def page(root: Path, relative: str, out: str = "build") -> str:
+    """The text of a built file."""
+    return (root / out / relative).read_text("utf-8")
+
+
+def lines_with(text: str, needle: str) -> list[str]:
+    """The lines of ``text`` that contain ``needle``, stripped."""
+    return [line.strip() for line in text.splitlines() if needle in line]
+
+
+def between(text: str, start: str, end: str) -> str:
+    """The part of ``text`` from the first ``start`` to the next ``end`` (both kept)."""
+    first = text.index(start)
+    return text[first : text.index(end, first) + len(end)]
+
+
+def files_by_hash(folder: Path) -> dict[str, str]:
+    """Every file below ``folder`` (relative path) → the SHA-256 of its bytes."""
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def inodes(folder: Path) -> dict[str, int]:
+    """Every file below ``folder`` → its inode: the same inode is the same file, not a copy."""
+    return {
+        path.relative_to(folder).as_posix(): path.stat().st_ino
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace ``old`` by ``new`` in a file, failing loudly when ``old`` is not there."""
+    text = path.read_text("utf-8")
+    if old not in text:
+        raise ValueError(f"{old!r} is not in {path.name}")
+    path.write_text(text.replace(old, new), "utf-8")

@@ -1,0 +1,400 @@
+"""Documentation: incremental builds, the .site-builder-cache/ folder, and the atomic swap."""
+
+import os
+
+from _pages_kit import edit, files_by_hash, inodes, page, without_seconds
+from _tool import article, run, site
+
+from site_builder import (
+    Source,
+    code_block,
+    data_table,
+    fixture,
+    heading,
+    paragraph,
+    revision,
+    unordered_list,
+    verified_output,
+)
+
+SLUGS = ("alpha", "beta", "gamma")
+CACHE = ".site-builder-cache"
+
+
+def _three() -> dict[str, str]:
+    return {f"articles/{slug}.py": article(slug, slug.title()) for slug in SLUGS}
+
+
+def _kept_batches(root) -> set[str]:
+    """The keys of the batches the cache keeps (each also has a .text file beside it)."""
+    folder = root / CACHE / "batches"
+    return {p.name for p in folder.iterdir() if not p.name.endswith(".text") and not p.name.startswith(".")}
+
+
+@fixture
+def build_twice() -> dict:
+    """Build, build again without a change, then again after deleting a file of the output."""
+    root = site(_three())
+    first = run(root, "build")
+    before = inodes(root / "build")
+    second = run(root, "build")
+    untouched = inodes(root / "build") == before
+    (root / "build" / "robots.txt").unlink()
+    third = run(root, "build")
+    return {
+        "first": [without_seconds(line) for line in first.lines],
+        "second": [without_seconds(line) for line in second.lines],
+        "afterDeletingRobotsTxt": [without_seconds(line) for line in third.lines],
+        "checks": {
+            "allExitZero": (first.code, second.code, third.code) == (0, 0, 0),
+            "secondWroteNothing": untouched,
+            "robotsTxtIsBack": (root / "build" / "robots.txt").is_file(),
+        },
+    }
+
+
+@fixture
+def cache_contents() -> dict:
+    """The cache of a three-article site after two builds, one article edited between them."""
+    root = site(_three())
+    first = run(root, "build")
+    edit(root / "articles/beta.py", "This article exists", "This edited article exists")
+    second = run(root, "build")
+    return {
+        "folders": sorted(p.name for p in (root / CACHE).iterdir() if p.is_dir()),
+        "keptBatches": len(_kept_batches(root)),
+        "checks": {
+            "bothBuilt": first.code == second.code == 0,
+            "oneEntryPerBatch": len(_kept_batches(root)) == len(SLUGS),
+        },
+    }
+
+
+@fixture
+def what_invalidates() -> dict:
+    """After each change, how many batches the next build had to load and render again."""
+    root = site(_three())
+    run(root, "build")
+    seen = _kept_batches(root)
+    pages = inodes(root / "build" / "articles")
+    changes = {
+        "edit articles/beta.py": lambda: edit(
+            root / "articles/beta.py", "This article", "This edited article"
+        ),
+        "add articles/_shared.py": lambda: (root / "articles/_shared.py").write_text(
+            "NAME = 'shared'\n", "utf-8"
+        ),
+        "add templates/404.html": lambda: (
+            (root / "templates").mkdir()
+            or (root / "templates/404.html").write_text('{% extends "base.html" %}\n', "utf-8")
+        ),
+        "change description": lambda: edit(
+            root / "pyproject.toml", 'title = "Demo"', 'title = "Demo"\ndescription = "New."'
+        ),
+        "add assets/logo.svg": lambda: (
+            (root / "assets").mkdir()
+            or (root / "assets/logo.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>\n', "utf-8")
+        ),
+    }
+    loaded, codes, linked = {}, [], {}
+    for name, change in changes.items():
+        change()
+        ran = run(root, "build")
+        codes.append(ran.code)
+        now = _kept_batches(root)
+        loaded[name] = len(now - seen)
+        seen = now
+        if not linked:
+            after = inodes(root / "build" / "articles")
+            linked = {path.split("/")[0]: after[path] == pages[path] for path in sorted(pages)}
+    return {
+        "batchesLoadedAgain": loaded,
+        "sameFileAfterEditingBeta": linked,
+        "checks": {
+            "everyBuildPassed": codes == [0] * len(changes),
+            "editOnlyBeta": loaded["edit articles/beta.py"] == 1,
+            "unchangedPagesLinked": linked == {"alpha": True, "beta": False, "gamma": True},
+        },
+    }
+
+
+@fixture
+def same_as_clean() -> dict:
+    """An incremental build after edits, compared byte for byte with a clean build of the same site."""
+    root = site(_three())
+    run(root, "build")
+    edit(root / "articles/gamma.py", "This article exists", "This changed article exists")
+    (root / "articles/delta.py").write_text(article("delta", "Delta"), "utf-8")
+    (root / "articles/alpha.py").unlink()
+    incremental = run(root, "build")
+    clean = run(root, "build", "--no-cache", "--out", str(root / "clean"))
+    mine, theirs = files_by_hash(root / "build"), files_by_hash(root / "clean")
+    return {
+        "differing": sorted(p for p in mine.keys() & theirs.keys() if mine[p] != theirs[p]),
+        "onlyInOne": sorted(mine.keys() ^ theirs.keys()),
+        "checks": {
+            "bothBuilt": incremental.code == clean.code == 0,
+            "sameFiles": mine == theirs,
+            "deltaThere": "articles/delta/index.html" in mine,
+            "alphaGone": "articles/alpha/index.html" not in mine,
+        },
+    }
+
+
+@fixture
+def failed_build() -> dict:
+    """Build, break an article, build again: the failed build leaves the site as it was."""
+    root = site(_three())
+    good = run(root, "build")
+    before = files_by_hash(root / "build")
+    cache_before = files_by_hash(root / CACHE)
+    edit(root / "articles/gamma.py", 'published="2026-12-01"', 'published="2026-13-01"')
+    bad = run(root, "build")
+    return {
+        "exit": bad.code,
+        "stderr": bad.lines,
+        "siteRoot": sorted(os.listdir(root)),
+        "checks": {
+            "firstBuilt": good.code == 0,
+            "secondFailed": bad.code == 1,
+            "everyFileAsBefore": files_by_hash(root / "build") == before,
+            "cacheAsBefore": files_by_hash(root / CACHE) == cache_before,
+            "oldGammaPageThere": '<h1 data-pagefind-meta="title">Gamma</h1>'
+            in page(root, "articles/gamma/index.html"),
+        },
+    }
+
+
+@fixture
+def without_cache() -> dict:
+    """Two builds with --no-cache on a new site."""
+    root = site(_three())
+    first = run(root, "build", "--no-cache")
+    second = run(root, "build", "--no-cache")
+    return {
+        "first": [without_seconds(line) for line in first.lines],
+        "second": [without_seconds(line) for line in second.lines],
+        "cacheFolderExists": (root / CACHE).exists(),
+        "checks": {
+            "bothBuilt": first.code == second.code == 0,
+            "noCacheWritten": not (root / CACHE).exists(),
+        },
+    }
+
+
+incremental_page = revision(
+    slug="incremental-builds",
+    title="Incremental builds and the cache",
+    categories=["Guide"],
+    excerpt="What site_builder remembers between builds in .site-builder-cache/, what makes it "
+    "forget, why the output is always that of a clean build, and how a failed build leaves the "
+    "site untouched.",
+    published="2026-12-01",
+    body=[
+        paragraph(
+            "A build validates every article, runs every fixture, renders every page, checks every "
+            "link and indexes the site for search. On a site of a few hundred articles that is real "
+            "work, and most of it gives the same result as last time. So `site-builder build` "
+            "remembers what it learned in a folder under the site root, `.site-builder-cache/`, and "
+            "the next build redoes only what an edit can have changed. The result is never different: "
+            "a cached build writes exactly the bytes a clean build writes."
+        ),
+        heading("Nothing changed"),
+        paragraph(
+            "The cheapest build is the one with nothing to do. Before it loads any article, `build` "
+            "hashes every input and compares the hashes, and the state of the output folder, with the "
+            "record of the last build. If nothing changed and the output folder is as that build left "
+            "it, the command says so and writes nothing. A fixture builds a three-article site, builds "
+            "it again, then deletes one file of the output and builds a third time (the seconds each "
+            "build took are left out of the lines below, since they vary):"
+        ),
+        verified_output(
+            build_twice,
+            expected={
+                "first": ["built 3 revisions, 7 pages"],
+                "second": ["nothing changed since the last build: 3 revisions, 7 pages"],
+                "afterDeletingRobotsTxt": ["built 3 revisions, 7 pages"],
+            },
+        ),
+        paragraph(
+            "The fixture also checks that the second build left every file of `build/` as it was — the "
+            "same files, not rewritten copies — and that the third put `robots.txt` back: a build "
+            "compares the output folder with its record, so an output that was tampered with is never "
+            "taken for up to date."
+        ),
+        heading("What is kept"),
+        paragraph(
+            "The cache belongs to one site and lives in its root, next to `pyproject.toml`. Add it to "
+            "`.gitignore`; deleting it is always safe, since the next build simply does everything "
+            "again. After two builds of a three-article site, with one article edited in between, it "
+            "holds these folders, and one entry per batch:"
+        ),
+        verified_output(
+            cache_contents,
+            expected={
+                "folders": ["batches", "inputs", "lists", "outputs", "search", "spare"],
+                "keptBatches": 3,
+            },
+        ),
+        data_table(
+            "The folders of .site-builder-cache/",
+            ["folder", "what it keeps", "what it saves the next build"],
+            [
+                [
+                    "`batches/`",
+                    "For each batch without problems: its summary (fixture outcomes, list "
+                    "entries, the hashes of its pages) and its texts (its part of `revisions.json` and of "
+                    "the feed).",
+                    "Importing the batch, running its fixtures, rendering its pages.",
+                ],
+                [
+                    "`inputs/`",
+                    "Each batch module's size, times and inode when it was last hashed.",
+                    "Reading and hashing modules that did not change.",
+                ],
+                [
+                    "`lists/`",
+                    "The home page, the category pages and the sitemap.",
+                    "Rendering them when no list entry changed.",
+                ],
+                [
+                    "`search/`",
+                    "Each shard's Pagefind bundle.",
+                    "Indexing shards whose pages did not change (see [search](/articles/search/)).",
+                ],
+                [
+                    "`outputs/`",
+                    "The record of the site the last build wrote, and what its link check learned.",
+                    "Writing files that already hold the right bytes; checking links of pages that "
+                    "did not change.",
+                ],
+                [
+                    "`spare/`",
+                    "The site that was live before the last build.",
+                    "Writing a whole new folder: the spare is brought up to date instead.",
+                ],
+            ],
+        ),
+        paragraph(
+            "Only batches without problems are kept, and only a build that succeeded writes the cache, "
+            "after its new site is in place. `validate` and `revisions` read the cache (so they are fast "
+            "too) but never write it."
+        ),
+        heading("What makes it forget"),
+        paragraph(
+            "Nothing in the cache expires with time. Each entry is found by a hash of everything its "
+            "value depends on, so a changed input simply leads to a different key, and an entry that "
+            "cannot be read counts as missing. A batch's key hashes:"
+        ),
+        unordered_list(
+            [
+                "the batch module itself;",
+                "every other file under the articles folder — a helper module such as `_shared.py` that "
+                "batches may import, or a data file one of them reads;",
+                "the site's `templates/` folder;",
+                "the settings, as read from `[tool.site_builder]`;",
+                "site_builder's own files and version, so upgrading the tool starts afresh.",
+            ]
+        ),
+        paragraph(
+            "Assets are not part of a batch's key — an article's text cannot change with them — but "
+            "their names, sizes and modification times are part of the build's key, so adding or "
+            "touching one makes the next build run — it copies the assets and finishes the site — "
+            "without loading or rendering any article again. A fixture makes one change after another "
+            "to a three-article site and counts how many batches each following build had to load "
+            "and render again; after the first change, it also checks which article pages are still "
+            "the very same files:"
+        ),
+        verified_output(
+            what_invalidates,
+            expected={
+                "batchesLoadedAgain": {
+                    "edit articles/beta.py": 1,
+                    "add articles/_shared.py": 3,
+                    "add templates/404.html": 3,
+                    "change description": 3,
+                    "add assets/logo.svg": 0,
+                },
+                "sameFileAfterEditingBeta": {"alpha": True, "beta": False, "gamma": True},
+            },
+        ),
+        paragraph(
+            "An unchanged page is not written again: the new site gets a hard link to the file of the "
+            "live site, with the same bytes and the same modification time, so a deployment tool that "
+            "compares times uploads only what changed. Fixtures of a batch whose key did not change are "
+            "not run again either — a fixture is deterministic by contract. To run them all anyway, "
+            "use `site-builder verify`, which never reads the cache, or `--no-cache`."
+        ),
+        heading("Always the output of a clean build"),
+        paragraph(
+            "Every kept value is exactly what recomputing it would give, so the output of an incremental "
+            "build is byte for byte the output of a build from nothing. The project's test suite checks "
+            "this, and so does this fixture: it builds a site, edits one article, adds one, deletes "
+            "another, builds again, and compares every file with a build of the same site into another "
+            "folder with `--no-cache`:"
+        ),
+        verified_output(same_as_clean, expected={"differing": [], "onlyInOne": []}),
+        paragraph(
+            "Deleted articles leave no stale page behind: the new site holds exactly the files the "
+            "current inputs produce. If you ever suspect the cache, `--no-cache` makes `build`, "
+            "`validate` and `revisions` neither read nor write it; nothing else changes:"
+        ),
+        code_block("site-builder build --no-cache", language="sh"),
+        verified_output(
+            without_cache,
+            expected={
+                "first": ["built 3 revisions, 7 pages"],
+                "second": ["built 3 revisions, 7 pages"],
+                "cacheFolderExists": False,
+            },
+        ),
+        heading("A failed build changes nothing"),
+        paragraph(
+            "A build never writes into the live site. It writes the new site into a staging folder "
+            "beside the output folder (`.build.new` next to `build`), and only when every step has "
+            "passed — validation, fixtures, rendering, the link check, the search index — does it swap "
+            "the staging folder in, with two renames. A build that fails stops before the swap: the "
+            "staging folder is removed, and the live site and the cache are exactly as they were. A "
+            "build killed halfway leaves either the old site or the new one whole; the next build first "
+            "puts back whatever a killed build left."
+        ),
+        paragraph(
+            "A fixture builds a site, gives one article a thirteenth month, and builds again. The second "
+            "build exits with 1, names the problem, and says so; every file of `build/` and of the cache "
+            "is unchanged — the old page of the broken article is still served — and nothing is left "
+            "beside the output folder:"
+        ),
+        verified_output(
+            failed_build,
+            expected={
+                "exit": 1,
+                "stderr": [
+                    "articles/gamma.py:4: gamma: published '2026-13-01' is not an ISO date like 2020-06-18",
+                    "1 problem found",
+                    "nothing was written; the previous site is untouched",
+                ],
+                "siteRoot": [".site-builder-cache", "articles", "build", "pyproject.toml"],
+            },
+        ),
+        paragraph(
+            "This is what makes it reasonable to build straight into the folder a web server serves: "
+            "readers get the old site until the new one is complete, and then the new one — never a "
+            "mixture of the two. (Between the two renames there is an instant with no folder at all, "
+            "so a server may answer one request with a 404 then.)"
+        ),
+    ],
+    sources=[
+        Source(
+            title="rename(2) — Linux manual page",
+            url="https://man7.org/linux/man-pages/man2/rename.2.html",
+            note="a rename within one file system is atomic",
+        ),
+        Source(
+            title="link(2) — Linux manual page",
+            url="https://man7.org/linux/man-pages/man2/link.2.html",
+            note="a hard link is a second name for the same file",
+        ),
+    ],
+)
+
+revisions = [incremental_page]

@@ -1,0 +1,290 @@
+"""Documentation: the search index that every build writes with Pagefind, and its shards."""
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+from _pages_kit import edit, files_by_hash, page
+from _tool import SETTINGS, article, run, site
+
+from site_builder import Source, fixture, heading, paragraph, revision, unordered_list, verified_output
+
+NAV = """
+[[tool.site_builder.nav]]
+section = "Start here"
+pages = [["alpha", "Alpha page"], ["beta", "Beta page"]]
+"""
+
+SIGNATURE = b"pagefind_dcd"
+"""What a Pagefind fragment starts with once decompressed; JSON follows."""
+
+
+def _fragments(bundle: Path) -> dict[str, dict]:
+    """The pages a Pagefind bundle indexed: URL → the record Pagefind keeps of it."""
+    found = {}
+    for path in sorted((bundle / "fragment").glob("*.pf_fragment")):
+        data = gzip.decompress(path.read_bytes())
+        record = json.loads(data[len(SIGNATURE) :] if data.startswith(SIGNATURE) else data)
+        found[record["url"]] = record
+    return found
+
+
+def _bundles(build: Path) -> list[str]:
+    """The bundle folders the search box loads, as site-search.js lists them."""
+    script = (build / "pagefind" / "site-search.js").read_text("utf-8")
+    return json.loads(re.search(r"var bundles = (\[.*?\]);", script).group(1))
+
+
+def _folder(build: Path, bundle: str) -> Path:
+    return build / bundle.strip("/")
+
+
+@fixture
+def search_bundle() -> dict:
+    """A site of two articles: what the build writes for search, and what its pages load."""
+    root = site({"articles/alpha.py": article("alpha", "Alpha"), "articles/beta.py": article("beta", "Beta")})
+    ran = run(root, "build")
+    build = root / "build"
+    linked = sorted(set(re.findall(r'(?:href|src)="/(pagefind/[^"]+)"', page(root, "index.html"))))
+    html = [p for p in build.rglob("*.html") if "pagefind" not in p.relative_to(build).parts]
+    indexed = _fragments(build / "pagefind")
+    return {
+        "htmlPages": len(html),
+        "indexedPages": sorted(indexed),
+        "folders": sorted(p.name for p in (build / "pagefind").iterdir() if p.is_dir()),
+        "linkedFromEveryPage": {name: (build / name).is_file() for name in linked},
+        "bundles": _bundles(build),
+        "checks": {
+            "built": ran.code == 0,
+            "oneRecordPerArticle": len(indexed) == 2,
+            "everyLinkedFileWritten": all((build / name).is_file() for name in linked),
+        },
+    }
+
+
+@fixture
+def what_is_indexed() -> dict:
+    """The record Pagefind keeps of an article page that has a sidebar, tags and a contents list."""
+    files = {"articles/alpha.py": article("alpha", "Alpha"), "articles/beta.py": article("beta", "Beta")}
+    root = site(files, SETTINGS + NAV)
+    ran = run(root, "build")
+    shown = page(root, "articles/alpha/index.html")
+    record = _fragments(root / "build" / "pagefind")["/articles/alpha/"]
+    chrome = ["Alpha page", "Contents", "No result in this article", "Skip to content", "Next"]
+    return {
+        "title": record["meta"]["title"],
+        "content": record["content"],
+        "checks": {
+            "built": ran.code == 0,
+            "chromeOnThePage": all(words in shown for words in chrome),
+            "chromeNotIndexed": not any(words in record["content"] for words in chrome),
+            "bodyIndexed": "something to check" in record["content"],
+        },
+    }
+
+
+@fixture
+def shards() -> dict:
+    """How many shards a site gets, and which are indexed again after one edit."""
+    from site_builder.search.shards import shard_count
+
+    counts = {str(n): shard_count(n) for n in (1, 10, 11, 25, 100, 320, 1000)}
+    files = {f"articles/batch_{n:02d}.py": article(f"page-{n:02d}", f"Page {n}") for n in range(25)}
+    root = site(files)
+    first = run(root, "build")
+    build = root / "build"
+    bundles = _bundles(build)
+    holder = [b for b in bundles if "/articles/page-07/" in _fragments(_folder(build, b))]
+    before = {b: files_by_hash(_folder(build, b)) for b in bundles}
+    edit(root / "articles/batch_07.py", "This article exists", "This edited article exists")
+    second = run(root, "build")
+    after = {b: files_by_hash(_folder(build, b)) for b in bundles}
+    pages = {b: len(_fragments(_folder(build, b))) for b in bundles}
+    return {
+        "shardsForBatches": counts,
+        "site": {"batches": len(files), "bundles": bundles, "pagesPerBundle": pages},
+        "afterEditingOneArticle": {
+            "indexedAgain": [b for b in bundles if before[b] != after[b]],
+            "kept": [b for b in bundles if before[b] == after[b]],
+        },
+        "checks": {
+            "bothBuilt": first.code == 0 and second.code == 0,
+            "asManyBundlesAsShards": len(bundles) == shard_count(len(files)),
+            "everyPageIndexedOnce": sum(pages.values()) == len(files),
+            "onlyTheEditedPagesBundleChanged": [b for b in bundles if before[b] != after[b]] == holder,
+        },
+    }
+
+
+search_page = revision(
+    slug="search",
+    title="Search",
+    categories=["Reference"],
+    excerpt="How every build makes a search index with Pagefind: what is indexed, the files it "
+    "writes, the search box, and why the index is split into shards.",
+    published="2026-12-01",
+    body=[
+        paragraph(
+            "A site built by site_builder has full-text search without a server. During `build`, "
+            "after the pages are rendered, site_builder runs Pagefind over them. Pagefind is a static "
+            "search tool: it reads the built HTML and writes an index split into small files next to "
+            "the site, plus a script that searches it in the browser and downloads only the parts of "
+            "the index a query needs. There is nothing to configure, and nothing to install separately "
+            "either: the `pagefind[bin]` package, a dependency of site_builder, brings the Pagefind "
+            "program for your platform (a `pagefind` found on `PATH` is used when it does not)."
+        ),
+        paragraph(
+            "The index is part of the build like any page: if Pagefind fails, the build reports it as a "
+            "problem and writes nothing, and the previous site stays as it was. Since the index is made "
+            "from the built pages, `validate` and `revisions`, which render no pages, do not run "
+            "Pagefind."
+        ),
+        heading("What a build writes"),
+        paragraph(
+            "A fixture builds a site of two articles and looks at the result: how many HTML pages there "
+            "are, which pages the index holds (by reading the records Pagefind wrote), the folders under "
+            "`pagefind/`, the search files every page links to, and the bundles the search box loads:"
+        ),
+        verified_output(
+            search_bundle,
+            expected={
+                "htmlPages": 6,
+                "indexedPages": ["/articles/alpha/", "/articles/beta/"],
+                "folders": ["fragment", "index"],
+                "linkedFromEveryPage": {
+                    "pagefind/pagefind-ui.css": True,
+                    "pagefind/pagefind-ui.js": True,
+                    "pagefind/site-search.js": True,
+                },
+                "bundles": ["/pagefind/"],
+            },
+        ),
+        paragraph(
+            "Of the six pages — the home page, the two articles, the list of categories, the one "
+            "category and the 404 page — only the two articles are indexed: a search leads to "
+            "articles, not to lists of them. Everything else under `pagefind/` is Pagefind's own: "
+            "`fragment/` holds one compressed record per page (its text, title and headings), "
+            "`index/` the word index in chunks, and beside them Pagefind's scripts, styles and "
+            "WebAssembly modules. Their names carry content hashes and change with Pagefind's version, "
+            "so nothing should depend on them; the one file site_builder writes itself is "
+            "`pagefind/site-search.js`, which starts the search box."
+        ),
+        heading("The search box"),
+        paragraph(
+            'The header of every page, in `base.html`, holds an empty `<div id="search">` inside a '
+            '`role="search"` landmark, and the page loads Pagefind\'s default UI '
+            "(`/pagefind/pagefind-ui.js` and its stylesheet) and then `/pagefind/site-search.js`. "
+            "That script starts Pagefind's UI in the box with:"
+        ),
+        unordered_list(
+            [
+                "the first bundle as the index, and every other bundle merged into it (see shards below);",
+                "one result per page (no sub-results) and no images;",
+                "the placeholder and the input's accessible name taken from the box's `data-label`, the "
+                "word for *Search* in the page's language.",
+            ]
+        ),
+        paragraph(
+            "Pagefind is told one language for the whole index — the site's `language` — so a query "
+            "typed on any page finds articles in every language of the site; by default Pagefind would "
+            "keep one index per page language and search only the current page's. The theme colours "
+            "the box with its own colours, in light and dark mode. Without JavaScript the box stays "
+            "empty and the rest of the page works as before."
+        ),
+        heading("What is indexed"),
+        paragraph(
+            "Pagefind indexes what it finds inside an element marked `data-pagefind-body`, and skips "
+            "anything inside an element marked `data-pagefind-ignore`. On an article page, "
+            "`article.html` puts `data-pagefind-body` on the `<article>`: the site header, the search "
+            "box, the sidebar of the ordered navigation and the footer are outside it. Inside it, the "
+            "category tags, the table of contents, the note about verified results and the "
+            "previous/next links are marked `data-pagefind-ignore`. The `h1` carries "
+            '`data-pagefind-meta="title"`, so results are titled with the article\'s title rather than '
+            "the page's `<title>`. What remains is the title, the date and reading time, and the body "
+            "with its sources."
+        ),
+        paragraph(
+            "A fixture builds a site of two articles with a navigation, checks that the page of the "
+            "first shows the sidebar (*Alpha page*), the contents (*Contents*), the verified-results "
+            "note, the skip link and the *Next* link, and then reads the record Pagefind kept of that "
+            "page — none of those words are in it:"
+        ),
+        verified_output(
+            what_is_indexed,
+            expected={
+                "title": "Alpha",
+                "content": "Alpha. Published: 2026-12-01 · 1 min read "
+                "This article exists so the tool has something "
+                "to check. Sources. CommonMark — the syntax.",
+            },
+        ),
+        paragraph(
+            "If you override `article.html` (see [templates and theming](/articles/templates-and-theming/)), "
+            "keep `data-pagefind-body` on the element that holds the article and `data-pagefind-ignore` "
+            "on what repeats from page to page, or search results will match your navigation. Keep the "
+            "page a whole HTML document, too: Pagefind skips files without an `<html>` element, and a "
+            "build in which it finds no page to index fails."
+        ),
+        heading("Shards: why the index is split"),
+        paragraph(
+            "Pagefind indexes a set of pages in one run, and a run over every article of a large site "
+            "takes seconds. Rebuilding the whole index for every edit would make the incremental build "
+            "(see [incremental builds](/articles/incremental-builds/)) wait on search. So site_builder "
+            "splits the articles into *shards* by batch module, about ten batches to a shard, and "
+            "indexes each shard in its own Pagefind run, into its own bundle. A batch's shard is chosen "
+            "by a hash of its module's name, so adding or removing another batch does not move it — as "
+            "long as the number of shards stays the same. The number grows with the site but stops at "
+            "32, because the browser loads every shard's index for each search:"
+        ),
+        verified_output(
+            shards,
+            expected={
+                "shardsForBatches": {"1": 1, "10": 1, "11": 2, "25": 3, "100": 10, "320": 32, "1000": 32},
+                "site": {
+                    "batches": 25,
+                    "bundles": ["/pagefind/", "/pagefind/shard-01/", "/pagefind/shard-02/"],
+                    "pagesPerBundle": {"/pagefind/": 7, "/pagefind/shard-01/": 10, "/pagefind/shard-02/": 8},
+                },
+                "afterEditingOneArticle": {
+                    "indexedAgain": ["/pagefind/"],
+                    "kept": ["/pagefind/shard-01/", "/pagefind/shard-02/"],
+                },
+            },
+        ),
+        paragraph(
+            "The fixture builds a site of 25 one-article batches: three shards, published as three "
+            "bundles. The first lives at `/pagefind/`, where Pagefind's UI expects it; the others at "
+            "`/pagefind/shard-01/`, `/pagefind/shard-02/` and so on, each a complete Pagefind bundle. "
+            "The search box opens the first and merges the others into it with Pagefind's `mergeIndex` "
+            "option, so a reader sees one list of results. Then the fixture edits one article and "
+            "builds again: only the bundle holding that article's page was indexed again; the files of "
+            "the other two are byte for byte what they were."
+        ),
+        paragraph(
+            "Each shard's bundle is kept in `.site-builder-cache/search/` under a hash of its pages, the "
+            "site's language and the Pagefind version, so a bundle is reused exactly when indexing again "
+            "would give the same pages to the same Pagefind. While the workers are still rendering other "
+            "batches, a shard whose pages are all written is already being indexed."
+        ),
+    ],
+    sources=[
+        Source(
+            title="Pagefind: Configuring what content is indexed",
+            url="https://pagefind.app/docs/indexing/",
+            note="data-pagefind-body, data-pagefind-ignore and data-pagefind-meta",
+        ),
+        Source(
+            title="Pagefind: Searching multiple sites",
+            url="https://pagefind.app/docs/multisite/",
+            note="mergeIndex, which joins the shards' bundles in the browser",
+        ),
+        Source(
+            title="Pagefind CLI configuration options",
+            url="https://pagefind.app/docs/config-options/",
+            note="glob, output_path and force_language, which site_builder sets for each shard",
+        ),
+    ],
+)
+
+revisions = [search_page]
