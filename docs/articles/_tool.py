@@ -25,7 +25,7 @@ min_sources = 1
 """
 """The settings of a demonstration site: limits low enough for one-paragraph articles."""
 
-ARTICLE = '''\
+ARTICLE = """\
 from site_builder import Source, paragraph, revision
 
 revisions = [
@@ -39,7 +39,7 @@ revisions = [
         sources=[Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")],
     )
 ]
-'''
+"""
 """A batch with one valid revision; ``{slug}`` and ``{title}`` are filled in."""
 
 

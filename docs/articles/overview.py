@@ -2,7 +2,16 @@
 
 from _tool import article, run, site
 
-from site_builder import Source, code_block, fixture, heading, paragraph, revision, unordered_list, verified_output
+from site_builder import (
+    Source,
+    code_block,
+    fixture,
+    heading,
+    paragraph,
+    revision,
+    unordered_list,
+    verified_output,
+)
 
 
 @fixture
@@ -24,7 +33,10 @@ def a_wrong_date() -> dict:
     return {
         "exit": ran.code,
         "stderr": ran.lines,
-        "checks": {"exitsWithOne": ran.code == 1, "namesTheFile": ran.lines[0].startswith("articles/demo.py:")},
+        "checks": {
+            "exitsWithOne": ran.code == 1,
+            "namesTheFile": ran.lines[0].startswith("articles/demo.py:"),
+        },
     }
 
 
