@@ -1,0 +1,671 @@
+"""Documentation: the five commands, their options, exit codes and outputs."""
+
+import hashlib
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _checking import run_in
+from _tool import article, run, site
+
+from site_builder import (
+    Source,
+    code_block,
+    data_table,
+    fixture,
+    heading,
+    paragraph,
+    revision,
+    unordered_list,
+    verified_output,
+)
+
+COMMANDS = ("build", "validate", "verify", "revisions", "serve")
+
+EFFECTS = """\
+from site_builder import Source, fixture, paragraph, revision, verified_output
+
+SPEC = Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")
+
+
+@fixture
+def effects() -> dict:
+    return {"effects": 1, "checks": {"oneEffect": True}}
+
+
+revisions = [
+    revision(
+        slug="one-effect", title="One effect", categories=["Notes"], excerpt="Backed by a fixture.",
+        published="2026-12-01", sources=[SPEC],
+        body=[
+            paragraph("The retry has exactly one effect:"),
+            verified_output(effects, expected={"effects": 1}),
+        ],
+    ),
+]
+"""
+"""``articles/post.py`` of the site ``verify`` runs on."""
+
+TIMING = re.compile(r" in \d+\.\d s$")
+ROOT = "site root (default: nearest pyproject.toml with [tool.site_builder] upward)"
+NO_CACHE = "neither read nor write .site-builder-cache/ (load every batch, run every fixture)"
+
+
+def _options(help_text: str) -> dict[str, str]:
+    """The ``options:`` section of ``--help`` (printed 200 columns wide): option → help."""
+    section = help_text.split("options:\n", 1)[1]
+    found: dict[str, str] = {}
+    name = ""
+    for line in section.splitlines():
+        text = line.strip()
+        if text.startswith("-"):  # an option, and its help when it fits beside it
+            name, _, text = text.partition("  ")
+            found[name] = text.strip()
+        elif text and name:  # help on the lines below a long option
+            found[name] = f"{found[name]} {text}".strip()
+    return found
+
+
+def _files(folder: Path) -> dict[str, str]:
+    """Every file below ``folder`` by relative path, with a hash of its bytes."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _two_articles() -> Path:
+    return site(
+        {
+            "articles/alpha.py": article("first-post", "First"),
+            "articles/beta.py": article("second-post", "Second"),
+        }
+    )
+
+
+@fixture
+def usage() -> dict:
+    """``--help`` of every command, 200 columns wide so that no line wraps."""
+    helps = {name: run_in(Path(tempfile.gettempdir()), name, "--help", columns=200) for name in COMMANDS}
+    return {
+        name: {"usage": ran.stdout.splitlines()[0], "options": _options(ran.stdout)}
+        for name, ran in helps.items()
+    } | {
+        "checks": {
+            "allExitZero": all(ran.code == 0 for ran in helps.values()),
+            "eachNamesItsCommand": all(
+                ran.stdout.startswith(f"usage: site-builder {name} ") for name, ran in helps.items()
+            ),
+            "everyCommandTakesRoot": all("--root DIR" in _options(ran.stdout) for ran in helps.values()),
+        }
+    }
+
+
+@fixture
+def finding_the_root() -> dict:
+    """Without ``--root``: from a folder inside a site, and from a folder in no site."""
+    root = site({"articles/post.py": article()})
+    inside = run_in(root / "articles", "validate")
+    nowhere = Path(tempfile.mkdtemp(prefix="no-site-"))
+    outside = run_in(nowhere, "validate")
+    not_a_folder = run(root / "pyproject.toml", "validate")
+    return {
+        "fromArticles": {"exit": inside.code, "stderr": inside.lines},
+        "fromAnEmptyFolder": {
+            "exit": outside.code,
+            "stderr": [line.replace(str(nowhere), "FOLDER") for line in outside.lines],
+        },
+        "rootIsAFile": {
+            "exit": not_a_folder.code,
+            "stderr": [line.replace(str(root), "SITE") for line in not_a_folder.lines],
+        },
+        "checks": {
+            "foundFromBelow": inside.code == 0,
+            "noSiteIsAUsageError": outside.code == 2 and outside.stdout == "",
+            "fileIsAUsageError": not_a_folder.code == 2,
+            "pathsWereReplaced": str(nowhere) in outside.stderr and str(root) in not_a_folder.stderr,
+        },
+    }
+
+
+@fixture
+def building() -> dict:
+    """A build, the same build again, and a build into another folder with other jobs."""
+    root = _two_articles()
+    first, again = run(root, "build"), run(root, "build")
+    other = Path(tempfile.mkdtemp(prefix="out-")) / "site"
+    elsewhere = run(root, "build", "--out", str(other), "--jobs", "1", "--no-cache")
+    return {
+        "first": {"exit": first.code, "stderr": [TIMING.sub(" in S s", line) for line in first.lines]},
+        "again": {"exit": again.code, "stderr": [TIMING.sub(" in S s", line) for line in again.lines]},
+        "siteFolder": sorted(p.name for p in root.iterdir()),
+        "output": sorted(p.name for p in (root / "build").iterdir()),
+        "checks": {
+            "allExitZero": first.code == again.code == elsewhere.code == 0,
+            "timedSummaries": all(TIMING.search(r.lines[-1]) for r in (first, again, elsewhere)),
+            "nothingOnStdout": first.stdout == again.stdout == elsewhere.stdout == "",
+            "outIsTheSameSite": _files(root / "build") == _files(other),
+        },
+    }
+
+
+@fixture
+def failing_build() -> dict:
+    """A build of a site with a problem: a previous build/ stays as it was."""
+    root = site({"articles/post.py": article()})
+    run(root, "build")
+    before = _files(root / "build")
+    (root / "articles" / "post.py").write_text(article().replace("2026-12-01", "2026-12-32"), "utf-8")
+    failed = run(root, "build")
+    return {
+        "exit": failed.code,
+        "stderr": failed.lines,
+        "checks": {
+            "exitsWithOne": failed.code == 1,
+            "previousSiteUntouched": _files(root / "build") == before,
+            "saysNothingWritten": failed.lines[-1] == "nothing was written; the previous site is untouched",
+        },
+    }
+
+
+@fixture
+def verifying() -> dict:
+    """``verify`` on a site of one fixture: the JSON it prints, without the duration."""
+    root = site({"articles/post.py": EFFECTS})
+    ran = run(root, "verify")
+    (item,) = ran.json()
+    duration = item.pop("duration")
+    unknown = run(root, "verify", "post:effect")
+    return {
+        "exit": ran.code,
+        "stdout": [item],
+        "unknownId": {"exit": unknown.code, "stderr": unknown.lines},
+        "checks": {
+            "exitsWithZero": ran.code == 0,
+            "durationIsSeconds": isinstance(duration, int | float) and 0 <= duration < 60,
+            "nothingOnStderr": ran.stderr == "",
+            "unknownIdIsAUsageError": unknown.code == 2 and unknown.stdout == "",
+        },
+    }
+
+
+@fixture
+def listing() -> dict:
+    """``revisions --slug``, an unknown slug, and ``--indent 0``."""
+    root = _two_articles()
+    one = run(root, "revisions", "--slug", "second-post")
+    missing = run(root, "revisions", "--slug", "third-post")
+    compact = run(root, "revisions", "--indent", "0")
+    return {
+        "slug": {"exit": one.code, "stdout": one.json()},
+        "unknownSlug": {"exit": missing.code, "stdout": missing.stdout, "stderr": missing.lines},
+        "indent0": {"lines": len(compact.stdout.splitlines()), "slugs": [r["slug"] for r in compact.json()]},
+        "checks": {
+            "oneRevision": [r["slug"] for r in one.json()] == ["second-post"],
+            "unknownSlugFails": missing.code == 1,
+            "compactIsOneLine": compact.stdout.count("\n") == 1,
+        },
+    }
+
+
+@fixture
+def usage_errors() -> dict:
+    """Command lines the tool refuses: exit 2, the reason on stderr's last line."""
+    root = site({"articles/post.py": article()})
+    tried = {
+        "build --jobs 0": run(root, "build", "--jobs", "0"),
+        "validate --format xml": run(root, "validate", "--format", "xml"),
+        "revisions --indent -1": run(root, "revisions", "--indent", "-1"),
+        "validate --bogus": run(root, "validate", "--bogus"),
+        "publish": run_in(root, "publish"),
+        "build --out .": run_in(root, "build", "--out", "."),
+    }
+    return {
+        "refused": {
+            command: {"exit": ran.code, "says": ran.lines[-1].replace(str(root.resolve()), "SITE")}
+            for command, ran in tried.items()
+        },
+        "checks": {
+            "allExitTwo": all(ran.code == 2 for ran in tried.values()),
+            "nothingOnStdout": all(ran.stdout == "" for ran in tried.values()),
+            "nothingBuilt": not (root / "build").exists(),
+        },
+    }
+
+
+@fixture
+def serving() -> dict:
+    """``serve --port 0``: what it prints before it serves; and a site that does not build."""
+    root = site({"articles/post.py": article()})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "site_builder", "serve", "--root", str(root), "--port", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    try:
+        while len(lines) < 2 and (line := process.stderr.readline()):
+            lines.append(line.rstrip("\n"))
+        time.sleep(1)  # let it reach its watch loop before it is stopped
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    port = re.search(r"127\.0\.0\.1:(\d+)/", lines[-1]) if lines else None
+    broken = site({"articles/post.py": article().replace("2026-12-01", "2026-12-32")})
+    refused = run(broken, "serve", "--port", "0")
+    return {
+        "stderr": [re.sub(r"127\.0\.0\.1:\d+/", "127.0.0.1:PORT/", line) for line in lines],
+        "broken": {"exit": refused.code, "stderr": refused.lines},
+        "checks": {
+            "servedOnAFreePort": port is not None and int(port.group(1)) > 0,
+            "builtFirst": bool(lines) and lines[0].startswith("built "),
+            "brokenExitsWithOne": refused.code == 1,
+            "outputLeftAlone": not (root / "build").exists(),
+        },
+    }
+
+
+commands = revision(
+    slug="commands",
+    title="Commands",
+    categories=["Reference"],
+    excerpt="build, validate, verify, revisions and serve: what each does, its options and its output.",
+    published="2026-12-01",
+    body=[
+        paragraph(
+            "Everything site_builder does goes through one command, `site-builder`, with five "
+            "subcommands. `python -m site_builder` is the same program, handy where the "
+            "console script is not on the `PATH`."
+        ),
+        data_table(
+            "The commands",
+            ["command", "does", "writes", "fixtures run"],
+            [
+                [
+                    "`build`",
+                    "validates, runs fixtures, renders and checks the pages, then replaces the output",
+                    "the output folder, the cache",
+                    "yes",
+                ],
+                ["`validate`", "validates and runs fixtures", "nothing", "yes"],
+                ["`verify [ID…]`", "runs fixtures and prints their results as JSON", "nothing", "yes"],
+                ["`revisions`", "validates, then prints every revision as JSON", "nothing", "no"],
+                [
+                    "`serve`",
+                    "builds into a temporary folder, serves it, rebuilds on change",
+                    "a temporary folder, the cache",
+                    "yes",
+                ],
+            ],
+        ),
+        heading("Conventions every command follows"),
+        unordered_list(
+            [
+                "**Exit codes.** `0`: all is well. `1`: the site has problems (or a fixture "
+                "failed, or an asked-for slug does not exist). `2`: the command line itself "
+                "is wrong — an unknown option or value, an unknown fixture id, no site found.",
+                "**Streams.** Machine output (JSON, annotations) goes to stdout, always UTF-8 "
+                "whatever the locale. Messages for people — problems, the `ok:` line, a "
+                "build's summary — go to stderr, so `site-builder revisions > all.json` "
+                "captures only the JSON.",
+                "**Problems.** One a line, `PATH:LINE: SUBJECT: message`, followed by a line "
+                "counting them; see [Validation rules](/articles/validation-rules/) for each "
+                "rule.",
+                "**No tracebacks** for an author's mistake: a broken module, a failing "
+                "fixture or a bad setting is a problem line like any other.",
+            ]
+        ),
+        heading("Options"),
+        paragraph(
+            "Here is the usage line and the options of each command, as its `--help` prints "
+            "them (run at 200 columns so that nothing wraps):"
+        ),
+        verified_output(
+            usage,
+            expected={
+                "build": {
+                    "usage": "usage: site-builder build [-h] [--root DIR] [--out DIR] [--jobs N] "
+                    "[--no-cache]",
+                    "options": {
+                        "-h, --help": "show this help message and exit",
+                        "--root DIR": ROOT,
+                        "--out DIR": "output folder (default: output_dir setting)",
+                        "--jobs N": "worker processes (default: one per core)",
+                        "--no-cache": NO_CACHE,
+                    },
+                },
+                "validate": {
+                    "usage": "usage: site-builder validate [-h] [--root DIR] [--format {text,json,github}] "
+                    "[--no-cache]",
+                    "options": {
+                        "-h, --help": "show this help message and exit",
+                        "--root DIR": ROOT,
+                        "--format {text,json,github}": "text on stderr (default), or json / GitHub "
+                        "annotations on stdout",
+                        "--no-cache": NO_CACHE,
+                    },
+                },
+                "verify": {
+                    "usage": "usage: site-builder verify [-h] [--root DIR] [--repeat N] [ID ...]",
+                    "options": {
+                        "-h, --help": "show this help message and exit",
+                        "--root DIR": ROOT,
+                        "--repeat N": "run each fixture N times and report any whose output differs",
+                    },
+                },
+                "revisions": {
+                    "usage": "usage: site-builder revisions [-h] [--root DIR] [--slug S] [--indent N] "
+                    "[--no-cache]",
+                    "options": {
+                        "-h, --help": "show this help message and exit",
+                        "--root DIR": ROOT,
+                        "--slug S": "only this slug (repeatable)",
+                        "--indent N": "indent (0: one line; default 2)",
+                        "--no-cache": NO_CACHE,
+                    },
+                },
+                "serve": {
+                    "usage": "usage: site-builder serve [-h] [--root DIR] [--port P]",
+                    "options": {
+                        "-h, --help": "show this help message and exit",
+                        "--root DIR": ROOT,
+                        "--port P": "port (default 8000; 0: any free port)",
+                    },
+                },
+            },
+        ),
+        paragraph(
+            "Options come after the command's name: `site-builder build --root docs`, not "
+            "`site-builder --root docs build`. `site-builder --version` prints the version. "
+            "For `revisions`, `--no-cache` only means the cache is not read: `revisions` "
+            "never runs fixtures, with or without it."
+        ),
+        heading("Where the site is: --root"),
+        paragraph(
+            "A site's root is the folder whose `pyproject.toml` has a `[tool.site_builder]` "
+            "table. Without `--root`, a command looks in the current folder, then in each "
+            "folder above it, and takes the first such `pyproject.toml` — so it works from "
+            "`articles/` or any other folder of the site. When none is found, or `--root` "
+            "names something that is not a folder, the command stops with exit code 2 (the "
+            "temporary folders of this run are shown as `FOLDER` and `SITE`):"
+        ),
+        verified_output(
+            finding_the_root,
+            expected={
+                "fromArticles": {"exit": 0, "stderr": ["ok: 1 revisions valid, 0 fixtures passed"]},
+                "fromAnEmptyFolder": {
+                    "exit": 2,
+                    "stderr": [
+                        "site-builder: no pyproject.toml with [tool.site_builder] in FOLDER or above; "
+                        "use --root DIR"
+                    ],
+                },
+                "rootIsAFile": {
+                    "exit": 2,
+                    "stderr": ["site-builder: --root SITE/pyproject.toml: not a folder"],
+                },
+            },
+        ),
+        paragraph(
+            "`--root` is taken as it is, without a search: a folder without a "
+            "`pyproject.toml` is read as a site whose settings cannot be read, which is a "
+            "problem of the site (exit 1), not of the command line."
+        ),
+        heading("build"),
+        paragraph(
+            "`site-builder build` validates every revision, runs every fixture, renders the "
+            "pages, checks every link, `src`, `#fragment` and alt text of the rendered pages, "
+            "indexes them for search, and only then replaces the output folder (`build/`, "
+            "or the `output_dir` setting) in one step. If anything fails, it prints the "
+            "problems and writes nothing. On success its last line says how many revisions "
+            "and pages it built and how long it took (shown as `S` below, since it varies):"
+        ),
+        verified_output(
+            building,
+            expected={
+                "first": {"exit": 0, "stderr": ["built 2 revisions, 6 pages in S s"]},
+                "again": {
+                    "exit": 0,
+                    "stderr": ["nothing changed since the last build: 2 revisions, 6 pages in S s"],
+                },
+                "siteFolder": [".site-builder-cache", "articles", "build", "pyproject.toml"],
+                "output": [
+                    "404.html",
+                    "articles",
+                    "categories",
+                    "feed.xml",
+                    "index.html",
+                    "pagefind",
+                    "revisions.json",
+                    "robots.txt",
+                    "sitemap.xml",
+                    "theme",
+                ],
+            },
+        ),
+        unordered_list(
+            [
+                "**`--out DIR`** writes the site into `DIR` instead of the `output_dir` "
+                "setting. The site's root, or a folder that contains it, is refused (see "
+                "the last section).",
+                "**`--jobs N`** sets how many worker processes load batches, run fixtures and "
+                "render pages (default: one per core). The output is byte for byte the same "
+                "whatever `N` is: the fixture above also built the site with `--jobs 1 --out "
+                "…` and compared every file.",
+                "**`--no-cache`** neither reads nor writes `.site-builder-cache/`: every batch "
+                "is loaded and every fixture run again. By default `build` keeps there what it "
+                "learned of each batch, and the next build redoes only the batches whose "
+                "inputs changed; when nothing changed at all it says so and writes nothing "
+                "(the second run above). Deleting the folder is always safe; keep it out of "
+                "version control.",
+            ]
+        ),
+        paragraph("A build with a problem exits with 1 and leaves the previous site exactly as it was:"),
+        verified_output(
+            failing_build,
+            expected={
+                "exit": 1,
+                "stderr": [
+                    "articles/post.py:4: demo: published '2026-12-32' is not an ISO date like 2020-06-18",
+                    "1 problem found",
+                    "nothing was written; the previous site is untouched",
+                ],
+            },
+        ),
+        heading("validate"),
+        paragraph(
+            "`site-builder validate` does everything `build` checks before rendering — every "
+            "rule, every fixture, every `verified_output` — and writes nothing. It is the "
+            "command to run while writing. With `--format text` (the default) problems go to "
+            "stderr, ending with `N problems found`, or a single `ok: N revisions valid, M "
+            "fixtures passed` line. `--format json` and `--format github` print the problems "
+            "on stdout instead, for programs and for CI; see "
+            "[Checking in CI](/articles/continuous-integration/). `--no-cache` makes it load "
+            "every batch and run every fixture even when the cache of the last build says "
+            "nothing changed; `validate` reads the cache but never writes it."
+        ),
+        heading("verify"),
+        paragraph(
+            "`site-builder verify` runs fixtures — all of them, or the ids given as "
+            "`MODULE:FUNCTION` — and prints a JSON array with one object per fixture: its "
+            "id, the file and line of its `def`, `status` (`passed` or `failed`), "
+            "`duration` in seconds, the `output` it returned, the `error` when it failed, "
+            "and `verifiedOutputs`: each `verified_output` block it backs, with whether the "
+            "block still `matches`. Here, for this module (`articles/post.py`):"
+        ),
+        code_block(EFFECTS, language="python"),
+        verified_output(
+            verifying,
+            expected={
+                "exit": 0,
+                "stdout": [
+                    {
+                        "id": "post:effects",
+                        "path": "articles/post.py",
+                        "line": 7,
+                        "status": "passed",
+                        "output": {"effects": 1, "checks": {"oneEffect": True}},
+                        "error": None,
+                        "verifiedOutputs": [
+                            {
+                                "slug": "one-effect",
+                                "path": "articles/post.py",
+                                "line": 17,
+                                "status": "matches",
+                                "differences": [],
+                            }
+                        ],
+                    }
+                ],
+                "unknownId": {
+                    "exit": 2,
+                    "stderr": ["site-builder: unknown fixture id post:effect; the site has: post:effects"],
+                },
+            },
+        ),
+        paragraph(
+            "The `duration` key is left out of the object above because it changes from run "
+            'to run. A failed fixture has `"status": "failed"`, its reason in `error`, and '
+            'its problem line on stderr; a drifted block has `"status": "drifted"` and its '
+            "`differences`; `verify` then exits with 1. `verify` is the quickest way to see "
+            "what a fixture really returns when you write or update a `verified_output`. "
+            "`--repeat N` runs each fixture N times and fails one whose output is not the "
+            "same every time — fixtures must be deterministic."
+        ),
+        heading("revisions"),
+        paragraph(
+            "`site-builder revisions` validates the site without running fixtures and prints "
+            "its revisions as a JSON array in site order (batch modules by file name, then "
+            "the order of each `revisions` list) — the format importers read. `--slug S` "
+            "keeps only that slug and may be repeated; `--indent N` sets the indentation "
+            "(default 2; 0 puts the whole array on one line). When the site has a problem "
+            "it prints only the problems, on stderr, and no JSON."
+        ),
+        verified_output(
+            listing,
+            expected={
+                "slug": {
+                    "exit": 0,
+                    "stdout": [
+                        {
+                            "slug": "second-post",
+                            "title": "Second",
+                            "categories": ["Demo"],
+                            "cover": None,
+                            "excerpt": "A short demonstration article.",
+                            "readingMinutes": 1,
+                            "contentHtml": (
+                                "<p>This article exists so the tool has something to check.</p>\n"
+                                "<h2>Sources</h2>\n"
+                                '<ul><li><a href="https://spec.commonmark.org/0.31.2/" target="_blank" '
+                                'rel="noopener noreferrer">CommonMark</a> — the syntax</li></ul>'
+                            ),
+                            "lang": "en",
+                            "published": "2026-12-01",
+                            "batch": "beta",
+                            "bodyChars": 55,
+                            "sources": [
+                                {
+                                    "title": "CommonMark",
+                                    "url": "https://spec.commonmark.org/0.31.2/",
+                                    "note": "the syntax",
+                                }
+                            ],
+                            "fixtures": [],
+                        }
+                    ],
+                },
+                "unknownSlug": {
+                    "exit": 1,
+                    "stdout": "",
+                    "stderr": ["site-builder: no revision with slug third-post"],
+                },
+                "indent0": {"lines": 1, "slugs": ["first-post", "second-post"]},
+            },
+        ),
+        heading("serve"),
+        paragraph(
+            "`site-builder serve` builds the site into a temporary folder (your `build/` is "
+            "left alone), serves it on `127.0.0.1` — port 8000, or `--port P`; `--port 0` "
+            "takes any free port — and watches the articles, assets, templates and "
+            "settings. Each change rebuilds the site and reloads the pages open in a "
+            "browser; a change that does not build prints its problems and shows them over "
+            "the last good page, which keeps being served. Ctrl-C stops it. Its first "
+            "lines, with the port it got shown as `PORT`:"
+        ),
+        verified_output(
+            serving,
+            expected={
+                "stderr": ["built 5 pages", "serving on http://127.0.0.1:PORT/ (Ctrl-C to stop)"],
+                "broken": {
+                    "exit": 1,
+                    "stderr": [
+                        "articles/post.py:4: demo: published '2026-12-32' is not an ISO date like 2020-06-18",
+                        "site-builder: the site does not build; fix the problems above and run serve again",
+                    ],
+                },
+            },
+        ),
+        paragraph(
+            "A site that does not build the first time has nothing to serve: `serve` prints "
+            "the problems and exits with 1, as the second part above shows."
+        ),
+        heading("Command lines that are refused"),
+        paragraph(
+            "A mistake in the command line stops the command before it checks or writes "
+            "anything, with exit code 2 and the reason as the last line on stderr (for a "
+            "mistake argparse catches, the usage line comes above it; `SITE` stands for the "
+            "temporary site's folder):"
+        ),
+        verified_output(
+            usage_errors,
+            expected={
+                "refused": {
+                    "build --jobs 0": {
+                        "exit": 2,
+                        "says": "site-builder build: error: argument --jobs: must be 1 or more",
+                    },
+                    "validate --format xml": {
+                        "exit": 2,
+                        "says": "site-builder validate: error: argument --format: invalid choice: 'xml' "
+                        "(choose from 'text', 'json', 'github')",
+                    },
+                    "revisions --indent -1": {"exit": 2, "says": "site-builder: --indent must be 0 or more"},
+                    "validate --bogus": {
+                        "exit": 2,
+                        "says": "site-builder: error: unrecognized arguments: --bogus",
+                    },
+                    "publish": {
+                        "exit": 2,
+                        "says": "site-builder: error: argument COMMAND: invalid choice: 'publish' "
+                        "(choose from 'validate', 'verify', 'build', 'serve', 'revisions')",
+                    },
+                    "build --out .": {
+                        "exit": 2,
+                        "says": "site-builder: the output folder SITE would replace the site itself; "
+                        "choose another --out",
+                    },
+                },
+            },
+        ),
+    ],
+    sources=[
+        Source(
+            title="argparse — Parser for command-line options",
+            url="https://docs.python.org/3/library/argparse.html#exiting-methods",
+            note="ArgumentParser.error() prints the usage and exits with status 2",
+        ),
+    ],
+)
+
+revisions = [commands]

@@ -1,0 +1,403 @@
+"""Documentation: checking a site in CI — GitHub annotations, JSON problems, the pytest plugin."""
+
+import re
+
+from _checking import pytest_in
+from _tool import article, run, site
+
+from site_builder import (
+    Source,
+    code_block,
+    fixture,
+    heading,
+    paragraph,
+    revision,
+    unordered_list,
+    verified_output,
+)
+
+GUIDE = """\
+from site_builder import Source, figure, paragraph, revision
+
+SPEC = Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")
+
+revisions = [
+    revision(
+        slug="first-steps", title="First steps", categories=["Guide"], excerpt="Two mistakes.",
+        published="2026-12-1", sources=[SPEC],
+        body=[
+            paragraph("Half of the readers stop after the first chart."),
+            figure("/assets/read-50%.svg", "A bar at 50%.", "Readers who finish"),
+        ],
+    ),
+]
+"""
+"""``articles/guide.py``: a wrong date, and a figure whose file does not exist."""
+
+NOTES = """\
+from site_builder import Source, fixture, paragraph, revision, verified_output
+
+SPEC = Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")
+
+
+@fixture
+def effects() -> dict:
+    return {"effects": 1, "checks": {"oneEffect": True}}
+
+
+revisions = [
+    revision(
+        slug="one-effect", title="One effect", categories=["Notes"], excerpt="Backed by a fixture.",
+        published="2026-12-01", sources=[SPEC],
+        body=[
+            paragraph("The retry has exactly one effect:"),
+            verified_output(effects, expected={"effects": 2}),
+        ],
+    ),
+    revision(
+        slug="too-short", title="Short", categories=["Notes"], excerpt="Too short.",
+        published="2026-12-01", sources=[SPEC], body=[paragraph("Hi.")],
+    ),
+]
+"""
+"""``articles/notes.py``: a drifted ``verified_output`` and a body under the minimum."""
+
+WORKFLOW = """\
+# .github/workflows/site.yml
+name: site
+on: [push, pull_request]
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - run: python -m pip install -e .   # the site's project, which depends on site-builder
+      - run: site-builder validate --format github
+      - run: site-builder build
+      - uses: actions/upload-artifact@v4
+        with:
+          name: site
+          path: build/
+"""
+
+TIMING = re.compile(r" in [\d.]+s$")
+PROBLEM = re.compile(r"^articles/\S+:\d+: ")
+
+
+def _summary(ran_stdout: str) -> str:
+    """pytest's last line without the time it took."""
+    return TIMING.sub("", ran_stdout.strip().splitlines()[-1])
+
+
+def _pytest_site():
+    return site({"articles/notes.py": NOTES, "articles/about.py": article("about-this-site", "About")})
+
+
+@fixture
+def annotations() -> dict:
+    """``validate --format github`` on a site with two problems, next to the text output."""
+    root = site({"articles/guide.py": GUIDE})
+    github, text = run(root, "validate", "--format", "github"), run(root, "validate")
+    lines = github.stdout.splitlines()
+    return {
+        "exit": github.code,
+        "stdout": lines,
+        "stderr": github.stderr,
+        "checks": {
+            "exitsWithOne": github.code == 1,
+            "oneAnnotationPerProblem": len(lines) == len(text.lines) - 1 == 2,
+            "allAreErrors": all(line.startswith("::error file=articles/guide.py,line=") for line in lines),
+            "percentEscaped": "read-50%25.svg" in lines[-1] and "read-50%.svg" in text.lines[1],
+        },
+    }
+
+
+@fixture
+def problems_as_json() -> dict:
+    """``validate --format json`` on the same site, and on a site without problems."""
+    broken = run(site({"articles/guide.py": GUIDE}), "validate", "--format", "json")
+    fine = run(site({"articles/guide.py": article("first-steps")}), "validate", "--format", "json")
+    found = broken.json()
+    return {
+        "broken": {"exit": broken.code, "stdout": found, "stderr": broken.stderr},
+        "fine": {"exit": fine.code, "stdout": fine.json(), "stderr": fine.lines},
+        "checks": {
+            "twoProblems": broken.code == 1 and len(found) == 2,
+            "fiveKeysEach": all(set(p) == {"path", "line", "slug", "rule", "message"} for p in found),
+            "fineIsAnEmptyList": fine.code == 0 and fine.json() == [],
+        },
+    }
+
+
+@fixture
+def pytest_items() -> dict:
+    """``pytest --collect-only -q`` and ``pytest -q`` in a site of two batches."""
+    root = _pytest_site()
+    collected, ran = pytest_in(root, "--collect-only", "-q"), pytest_in(root, "-q")
+    items = [line for line in collected.stdout.splitlines() if "::" in line]
+    failures = [line for line in ran.stdout.splitlines() if PROBLEM.match(line)]
+    return {
+        "collected": items,
+        "run": {"exit": ran.code, "problemLines": failures, "summary": _summary(ran.stdout)},
+        "checks": {
+            "fiveItems": len(items) == 5 and _summary(collected.stdout) == "5 tests collected",
+            "exitsWithOne": ran.code == 1,
+            "oneLinePerFailure": len(failures) == 2,
+            "noTraceback": "Traceback" not in ran.stdout,
+        },
+    }
+
+
+@fixture
+def pytest_selecting() -> dict:
+    """Choosing items: by slug, by module, and without the plugin."""
+    root = _pytest_site()
+    runs = {
+        "-k about-this-site": pytest_in(root, "-q", "-k", "about-this-site"),
+        "articles/notes.py": pytest_in(root, "-q", "articles/notes.py"),
+        "-p no:site_builder": pytest_in(root, "-q", "-p", "no:site_builder"),
+    }
+    return {
+        "runs": {args: {"exit": ran.code, "summary": _summary(ran.stdout)} for args, ran in runs.items()},
+        "checks": {
+            "slugSelectsOne": runs["-k about-this-site"].code == 0,
+            "moduleFails": runs["articles/notes.py"].code == 1,
+            "withoutThePluginNothingRuns": runs["-p no:site_builder"].code == 5,
+        },
+    }
+
+
+@fixture
+def pytest_drift() -> dict:
+    """``-k`` with the slug of the article whose output drifted, and ``-k`` with its fixture's id."""
+    root = _pytest_site()
+    by_slug = pytest_in(root, "-q", "-k", "one-effect")
+    by_fixture = pytest_in(root, "-q", "-k", "notes:effects")
+    return {
+        "-k one-effect": {"exit": by_slug.code, "summary": _summary(by_slug.stdout)},
+        "-k notes:effects": {"exit": by_fixture.code, "summary": _summary(by_fixture.stdout)},
+        "checks": {
+            "slugAlonePasses": by_slug.code == 0,
+            "fixtureFails": by_fixture.code == 1 and "does not match" in by_fixture.stdout,
+        },
+    }
+
+
+page = revision(
+    slug="continuous-integration",
+    title="Checking in CI",
+    categories=["Guide"],
+    excerpt="Problems as GitHub annotations or JSON, a workflow for every push, and the pytest plugin.",
+    published="2026-12-01",
+    body=[
+        paragraph(
+            "A site's checks are only worth something if they run on every change, before "
+            "anything is published. site_builder gives a CI job three ways in: "
+            "`site-builder validate` with an output format made for machines, the exit "
+            "codes of every command (0 all is well, 1 problems, 2 a wrong command line), "
+            "and a pytest plugin for projects that already run pytest."
+        ),
+        heading("Annotations on the pull request"),
+        paragraph(
+            "With `--format github`, `validate` prints each problem as a GitHub Actions "
+            "workflow command. GitHub reads these lines from a step's output and shows each "
+            "one as an error on the file and line it names — in the run's summary and in "
+            "the pull request's diff. Take this batch, `articles/guide.py`, with a date "
+            "missing a zero and a figure whose file is not in `assets/`:"
+        ),
+        code_block(GUIDE, language="python"),
+        verified_output(
+            annotations,
+            expected={
+                "exit": 1,
+                "stdout": [
+                    "::error file=articles/guide.py,line=6,title=published::first-steps: published "
+                    "'2026-12-1' is not an ISO date like 2020-06-18",
+                    "::error file=articles/guide.py,line=11,title=url-target::first-steps: "
+                    "'/assets/read-50%25.svg' is neither a file under assets/ nor a page of the site",
+                ],
+                "stderr": "",
+            },
+        ),
+        unordered_list(
+            [
+                "`file` and `line` are the problem's path and line, `title` is the name of its "
+                "rule, and the message is `SUBJECT: message` as the text output prints it.",
+                "Values are escaped the way GitHub's workflow commands expect: `%` becomes "
+                "`%25` (as in the file name above) and line breaks `%0D`/`%0A`; inside `file=` and "
+                "`title=` a `:` becomes `%3A` and a `,` `%2C`. GitHub turns them back.",
+                "The annotations go to stdout and nothing goes to stderr — not even the count "
+                "line — while the exit code is still 1, so the step fails.",
+            ]
+        ),
+        heading("Problems as JSON"),
+        paragraph(
+            "`--format json` prints one JSON array on stdout, an object per problem with "
+            "five keys: `path` and `line` (where), `slug` (the subject: a slug, `batch "
+            "MODULE`, `fixture MODULE:FUNCTION` or `settings`), `rule` (a short stable "
+            "name; every one is listed in [Validation rules](/articles/validation-rules/)) "
+            "and `message`. A site without problems prints an empty array, and the `ok:` "
+            "line on stderr:"
+        ),
+        verified_output(
+            problems_as_json,
+            expected={
+                "broken": {
+                    "exit": 1,
+                    "stdout": [
+                        {
+                            "path": "articles/guide.py",
+                            "line": 6,
+                            "slug": "first-steps",
+                            "rule": "published",
+                            "message": "published '2026-12-1' is not an ISO date like 2020-06-18",
+                        },
+                        {
+                            "path": "articles/guide.py",
+                            "line": 11,
+                            "slug": "first-steps",
+                            "rule": "url-target",
+                            "message": "'/assets/read-50%.svg' is neither a file under assets/ "
+                            "nor a page of the site",
+                        },
+                    ],
+                    "stderr": "",
+                },
+                "fine": {"exit": 0, "stdout": [], "stderr": ["ok: 1 revisions valid, 0 fixtures passed"]},
+            },
+        ),
+        paragraph(
+            "Use it to feed another tool — a review bot, a dashboard, a script that counts "
+            "problems by rule. Match on `rule`, not on the wording of `message`, which is "
+            "written for people."
+        ),
+        heading("A GitHub Actions workflow"),
+        paragraph(
+            "This workflow checks every push and pull request. It installs the site's "
+            "project (whose dependencies bring `site-builder`), validates with annotations, "
+            "then builds and keeps the built site as an artifact of the run:"
+        ),
+        code_block(WORKFLOW, language="yaml"),
+        unordered_list(
+            [
+                "A failing step stops the job, so a site with a problem never reaches `build`. "
+                "`build` would stop on the same problems on its own, but it prints them as "
+                "text, which GitHub does not place on lines.",
+                "CI starts without `.site-builder-cache/`, so `build` loads every batch and "
+                "runs every fixture again after `validate` did. For a site whose fixtures are "
+                "slow, skip the `validate` step and let `build` fail with text problems, or "
+                "build in a later job only when `validate` passed.",
+                "To publish, add a deployment step after `build` that takes the `build/` "
+                "folder — the artifact above is the same folder, kept with the run.",
+            ]
+        ),
+        heading("The pytest plugin"),
+        paragraph(
+            "Installing site_builder also installs a pytest plugin (through the `pytest11` "
+            "entry point). In a site, `pytest` collects every batch module of the articles "
+            "folder: each revision becomes a test item named by its slug, each fixture an "
+            "item named by its id, and the first module also carries a `settings` item. An "
+            "item fails with the same `PATH:LINE: SUBJECT: message` lines as "
+            "`site-builder validate`. Other files are left to pytest's usual collection, and "
+            "outside a site the plugin collects nothing. Here is a site with two batches — "
+            "`articles/about.py` holds one valid article (`about-this-site`), and "
+            "`articles/notes.py` is this:"
+        ),
+        code_block(NOTES, language="python"),
+        verified_output(
+            pytest_items,
+            expected={
+                "collected": [
+                    "articles/about.py::settings",
+                    "articles/about.py::about-this-site",
+                    "articles/notes.py::one-effect",
+                    "articles/notes.py::too-short",
+                    "articles/notes.py::notes:effects",
+                ],
+                "run": {
+                    "exit": 1,
+                    "problemLines": [
+                        "articles/notes.py:20: too-short: body is 3 characters; at least 20 are required",
+                        "articles/notes.py:17: one-effect: verified_output of notes:effects does not match "
+                        "what it returns: $.effects: the article prints 2, the fixture returns 1",
+                    ],
+                    "summary": "2 failed, 3 passed",
+                },
+            },
+        ),
+        paragraph(
+            "`collected` is what `pytest --collect-only -q` lists; `run` is `pytest -q`: its "
+            "exit code, the problem lines of its failures and its last line (without the "
+            "time it took). Note which item fails for the drifted output: the fixture's "
+            "(`notes:effects`), since that is where the output is computed. The article's "
+            "own item checks the rules of the revision — fields, length, sources, links — "
+            "and passes."
+        ),
+        heading("Choosing items"),
+        paragraph(
+            "pytest's usual ways of choosing tests apply: `-k` matches item names, so "
+            "`-k my-slug` checks one article; a path runs one batch module with all its "
+            "fixtures; and `-p no:site_builder` turns the plugin off for a run (pytest then "
+            "finds no tests in a site and exits with 5)."
+        ),
+        verified_output(
+            pytest_selecting,
+            expected={
+                "runs": {
+                    "-k about-this-site": {"exit": 0, "summary": "1 passed, 4 deselected"},
+                    "articles/notes.py": {"exit": 1, "summary": "2 failed, 1 passed"},
+                    "-p no:site_builder": {"exit": 5, "summary": "no tests ran"},
+                },
+            },
+        ),
+        paragraph(
+            "One thing to keep in mind when choosing by slug: the article `one-effect` prints "
+            "an output its fixture no longer returns, and that is reported on the fixture's "
+            "item, `notes:effects`. `-k one-effect` leaves that item out, so it passes; the "
+            "fixture's id selects the failure:"
+        ),
+        verified_output(
+            pytest_drift,
+            expected={
+                "-k one-effect": {"exit": 0, "summary": "1 passed, 4 deselected"},
+                "-k notes:effects": {"exit": 1, "summary": "1 failed, 4 deselected"},
+            },
+        ),
+        paragraph(
+            "To check an article together with every output it shows, run its whole module "
+            "(`pytest articles/notes.py`) or `site-builder validate`."
+        ),
+        paragraph(
+            "In CI, `python -m pytest` can replace the `validate` step for a project that "
+            "runs pytest anyway; `validate --format github` remains the way to get "
+            "annotations on the pull request."
+        ),
+    ],
+    sources=[
+        Source(
+            title="Workflow commands for GitHub Actions",
+            url="https://docs.github.com/en/actions/using-workflows/workflow-commands-for-github-actions",
+            note="the ::error file=…,line=…,title=…::message command and how GitHub shows it",
+        ),
+        Source(
+            title="actions/toolkit: packages/core/src/command.ts",
+            url="https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts",
+            note="how message and property values are escaped (%25, %0D, %0A, %3A, %2C)",
+        ),
+        Source(
+            title="pytest: How to invoke pytest",
+            url="https://docs.pytest.org/en/stable/how-to/usage.html",
+            note="-k expressions, running one file, and -p no:NAME to disable a plugin",
+        ),
+        Source(
+            title="pytest: Exit codes",
+            url="https://docs.pytest.org/en/stable/reference/exit-codes.html",
+            note="exit code 5 when no tests were collected",
+        ),
+    ],
+)
+
+revisions = [page]
