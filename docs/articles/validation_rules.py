@@ -1042,8 +1042,8 @@ rules = revision(
             "`fixture_timeout`, and compares every `verified_output` with what its fixture "
             "really returned. A fixture's problem has the subject `fixture MODULE:FUNCTION` "
             "and the line of its `def`; a `verified_output` whose fixture returns something "
-            "else is a problem of the revision, at the `verified_output(` line. The Fixtures "
-            "page explains what a fixture may do and every way it can fail (an exception, a "
+            "else is a problem of the revision, at the `verified_output(` line. "
+            "[Fixtures and verified output](/articles/fixtures/) explains what a fixture may do and every way it can fail (an exception, a "
             "timeout, a value that is not JSON, a write outside its temporary folder, …); "
             "here are the four rules in one module:"
         ),
