@@ -23,12 +23,13 @@ import watchfiles
 
 from site_builder.build.pipeline import build
 from site_builder.build.plan import plan_build
+from site_builder.check.site_layout import under
 from site_builder.errors import SiteBuilderError
 from site_builder.settings import PYPROJECT, Project
 
 STATE_PATH = "/__site_builder__/state"
-_RELOAD_SCRIPT = (
-    """<script>
+"""Where open pages ask for the state, below the site's base path like the site itself."""
+_RELOAD_SCRIPT = """<script>
 (function () {
   var seen = null, box = null;
   function show(problems) {
@@ -53,7 +54,6 @@ _RELOAD_SCRIPT = (
   poll();
 })();
 </script>"""
-).replace("STATE_PATH", STATE_PATH)
 
 
 class State:
@@ -89,16 +89,18 @@ class _Handler(SimpleHTTPRequestHandler):
         super().__init__(*args, directory=directory)  # type: ignore[arg-type]
 
     def do_GET(self) -> None:
-        if self.path.split("?")[0] == STATE_PATH:
-            self._send(200, "application/json", self.state.as_json())
-            return
         if self._outside_the_site():
+            return
+        state_url = under(self.state.base_path, STATE_PATH)
+        if self.path.split("?")[0] == state_url:
+            self._send(200, "application/json", self.state.as_json())
             return
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
         if path.suffix == ".html" and path.is_file():
-            html = path.read_text("utf-8").replace("</body>", _RELOAD_SCRIPT + "\n</body>", 1)
+            script = _RELOAD_SCRIPT.replace("STATE_PATH", state_url)
+            html = path.read_text("utf-8").replace("</body>", script + "\n</body>", 1)
             self._send(200, "text/html; charset=utf-8", html.encode("utf-8"))
             return
         super().do_GET()
