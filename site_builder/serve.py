@@ -2,10 +2,11 @@
 
 The site is built into a temporary folder (the real output is left alone, as
 ``mkdocs serve`` does) with the same atomic pipeline as ``build``. Served HTML
-gets a small script that asks ``/__site_builder__/state`` once a second: a new
+gets a small script that asks ``__site_builder__/state`` once a second: a new
 version reloads the page; a failed rebuild shows its problems over the last
 good page, which keeps being served. A site whose ``base_url`` has a path is
-served below that path, as it will be deployed; ``/`` redirects there.
+served below that path, as it will be deployed (the state too); ``/`` redirects
+there.
 """
 
 from __future__ import annotations

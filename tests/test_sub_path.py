@@ -447,3 +447,27 @@ def test_the_sub_path_build_is_the_root_build_with_its_urls_moved(sites: dict[st
     assert not differing, f"differ beyond their URLs: {differing}"
     moved = [path for path in sub if sub[path] != root[path]]
     assert "index.html" in moved and "feed.xml" in moved and "sitemap.xml" in moved
+
+
+def set_base_url(root: Path, old: str, new: str) -> None:
+    path = root / "pyproject.toml"
+    text = path.read_text("utf-8")
+    assert f'base_url = "{old}"' in text
+    path.write_text(text.replace(f'base_url = "{old}"', f'base_url = "{new}"'), "utf-8")
+
+
+def test_moving_the_site_under_a_path_and_back_rebuilds_as_a_clean_build(
+    tmp_path: Path, run_cli: RunCli
+) -> None:
+    """What the cache keeps of a build at the root (pages, lists, search shards, the link
+    check, the spare site) never leaks into a build below a path, nor back."""
+    root = make_site(tmp_path, ROOT, fillers=9)
+    build(run_cli, root)
+    for old, new in ((ROOT, SUB), (SUB, ROOT)):
+        set_base_url(root, old, new)
+        cached = files_of(build(run_cli, root))
+        clean = tmp_path / f"clean-{len(new)}"
+        result = run_cli(["build", "--root", str(root), "--out", str(clean), "--no-cache"])
+        assert result.code == 0, result.err
+        assert cached == files_of(clean), f"the cached build below {new} differs from a clean one"
+        assert ('href="/sub/theme/style.css"' in cached["index.html"].decode("utf-8")) == (new == SUB)

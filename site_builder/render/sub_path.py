@@ -17,7 +17,8 @@ _SITE_RELATIVE = re.compile(r'(\s(?:href|src|action|formaction|poster)=")/(?![/\
 
 
 def move_under(page_html: str, base_path: str) -> str:
-    """``page_html`` with each site-relative ``href``/``src`` below ``base_path`` (``/sub/``)."""
+    """``page_html`` with each site-relative URL attribute (``href``, ``src``…) below
+    ``base_path`` (``/sub/``)."""
     if base_path == "/":
         return page_html
     return _SITE_RELATIVE.sub(lambda match: match.group(1) + base_path, page_html)

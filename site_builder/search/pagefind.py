@@ -75,7 +75,7 @@ def pagefind_version() -> str:
         return "unknown"
 
 
-def merging_script(bundles: Sequence[str], base_path: str = "/") -> str:
+def merging_script(bundles: Sequence[str], base_path: str) -> str:
     """``site-search.js``: the search box over the first bundle, merging the others.
 
     ``bundles`` are the bundles' folders in the site (``/pagefind/``); below a base path
