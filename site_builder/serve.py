@@ -2,9 +2,11 @@
 
 The site is built into a temporary folder (the real output is left alone, as
 ``mkdocs serve`` does) with the same atomic pipeline as ``build``. Served HTML
-gets a small script that asks ``/__site_builder__/state`` once a second: a new
+gets a small script that asks ``__site_builder__/state`` once a second: a new
 version reloads the page; a failed rebuild shows its problems over the last
-good page, which keeps being served.
+good page, which keeps being served. A site whose ``base_url`` has a path is
+served below that path, as it will be deployed (the state too); ``/`` redirects
+there.
 """
 
 from __future__ import annotations
@@ -16,17 +18,19 @@ from collections.abc import Callable
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import watchfiles
 
 from site_builder.build.pipeline import build
 from site_builder.build.plan import plan_build
+from site_builder.check.site_layout import under
 from site_builder.errors import SiteBuilderError
 from site_builder.settings import PYPROJECT, Project
 
 STATE_PATH = "/__site_builder__/state"
-_RELOAD_SCRIPT = (
-    """<script>
+"""Where open pages ask for the state, below the site's base path like the site itself."""
+_RELOAD_SCRIPT = """<script>
 (function () {
   var seen = null, box = null;
   function show(problems) {
@@ -51,22 +55,25 @@ _RELOAD_SCRIPT = (
   poll();
 })();
 </script>"""
-).replace("STATE_PATH", STATE_PATH)
 
 
 class State:
     """What the server tells open pages: the build version and the last problems."""
 
-    def __init__(self) -> None:
+    def __init__(self, base_path: str) -> None:
         self._lock = threading.Lock()
         self.version = 0
         self.problems: list[str] = []
+        self.base_path = base_path
+        """The URL path the served site lies below: that of its last good build."""
 
-    def update(self, problems: list[str]) -> None:
-        """Record a rebuild: a good one bumps the version, a bad one only the problems."""
+    def update(self, problems: list[str], base_path: str) -> None:
+        """Record a rebuild: a good one bumps the version (and may move the site to another
+        base path), a bad one records only the problems."""
         with self._lock:
             if not problems:
                 self.version += 1
+                self.base_path = base_path
             self.problems = problems
 
     def as_json(self) -> bytes:
@@ -83,17 +90,44 @@ class _Handler(SimpleHTTPRequestHandler):
         super().__init__(*args, directory=directory)  # type: ignore[arg-type]
 
     def do_GET(self) -> None:
-        if self.path.split("?")[0] == STATE_PATH:
+        if self._outside_the_site():
+            return
+        state_url = under(self.state.base_path, STATE_PATH)
+        if self.path.split("?")[0] == state_url:
             self._send(200, "application/json", self.state.as_json())
             return
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
         if path.suffix == ".html" and path.is_file():
-            html = path.read_text("utf-8").replace("</body>", _RELOAD_SCRIPT + "\n</body>", 1)
+            script = _RELOAD_SCRIPT.replace("STATE_PATH", state_url)
+            html = path.read_text("utf-8").replace("</body>", script + "\n</body>", 1)
             self._send(200, "text/html; charset=utf-8", html.encode("utf-8"))
             return
         super().do_GET()
+
+    def do_HEAD(self) -> None:
+        if not self._outside_the_site():
+            super().do_HEAD()
+
+    def translate_path(self, path: str) -> str:
+        """The file of a URL below the base path: the site's folder holds what lies below it."""
+        return super().translate_path("/" + path.removeprefix(self.state.base_path))
+
+    def _outside_the_site(self) -> bool:
+        """Answer a request outside the base path, if it is: the root (or the base path without
+        its last ``/``) redirects to the site, anything else is missing."""
+        base, path = self.state.base_path, urlsplit(self.path).path
+        if path.startswith(base):
+            return False
+        if path in ("/", base.rstrip("/")):
+            self.send_response(302)
+            self.send_header("Location", base)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        else:
+            self.send_error(404)
+        return True
 
     def _send(self, status: int, content_type: str, body: bytes) -> None:
         self.send_response(status)
@@ -114,14 +148,15 @@ def serve(
     root = project.root
     with tempfile.TemporaryDirectory(prefix="site-builder-serve-") as folder:
         out = Path(folder) / "site"
-        state = State()
+        state = State(project.settings.base_path)
         _rebuild(project, out, state, say)
         if not out.is_dir():
             raise SiteBuilderError("the site does not build; fix the problems above and run serve again")
         handler = partial(_Handler, state=state, directory=str(out))
         with ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
             threading.Thread(target=server.serve_forever, daemon=True).start()
-            say(f"serving on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
+            address = f"http://127.0.0.1:{server.server_address[1]}{state.base_path}"
+            say(f"serving on {address} (Ctrl-C to stop)")
             try:
                 watched = partial(_watched, root, _sources(project))
                 for _changes in watchfiles.watch(root, watch_filter=watched, stop_event=stop):
@@ -135,7 +170,7 @@ def serve(
 def _rebuild(project: Project, out: Path, state: State, say: Callable[[str], None]) -> None:
     built = build(plan_build(project, out))
     problems = [str(p) for p in built.problems]
-    state.update(problems)
+    state.update(problems, project.settings.base_path)
     say("\n".join(problems) if problems else f"built {built.pages} pages")
 
 

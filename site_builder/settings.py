@@ -11,6 +11,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit
 
 from site_builder.authoring.escaping import NOT_XML
 from site_builder.errors import Problem, UsageError
@@ -76,6 +77,16 @@ class Settings:
     """Per-language label of the sources section; Russian is fixed by the contract."""
     nav: tuple[NavSection, ...] = ()
     """The reading order (``[[tool.site_builder.nav]]`` tables): a sidebar and previous/next links."""
+
+    @property
+    def base_path(self) -> str:
+        """The path of ``base_url``, ending in ``/`` (``/`` for a site at the domain's root).
+
+        Every URL a page writes starts with it; authors still write site-relative URLs.
+        Percent-encoded, so it never needs escaping in an attribute or a script.
+        """
+        path = unquote(urlsplit(self.base_url).path).rstrip("/") + "/"
+        return quote(path, safe="/!$()*+,;=:@")
 
     def sources_label(self, lang: str) -> str:
         """The sources heading for a revision in ``lang``."""
@@ -243,8 +254,8 @@ def _bad_value(key: str, value: object) -> str | None:
         return f"{key} contains U+{ord(bad.group()):04X}, which XML 1.0 forbids"
     if key in ("title", "base_url") and not str(value).strip():
         return f"{key} must not be empty"
-    if key == "base_url" and not re.fullmatch(r"https?://[^\s/?#]+(/\S*)?", str(value)):
-        return f"base_url must be an absolute http(s) URL, not {value!r}"
+    if key == "base_url":
+        return _bad_base_url(str(value))
     if key == "language" and not LANGUAGE_TAG.fullmatch(str(value)):
         return f"language {value!r} is not a language tag like 'en' or 'ru'"
     if key == "fixture_timeout" and isinstance(value, int | float) and value <= 0:
@@ -257,6 +268,14 @@ def _bad_value(key: str, value: object) -> str | None:
         isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in value.items()
     ):
         return f"{key} must map language tags to non-empty labels"
+    return None
+
+
+def _bad_base_url(value: str) -> str | None:
+    if not re.fullmatch(r"https?://[^\s/?#]+(/\S*)?", value):
+        return f"base_url must be an absolute http(s) URL, not {value!r}"
+    if "?" in value or "#" in value:  # the site's URLs are made by appending to it
+        return f"base_url must not have a query or a fragment, not {value!r}"
     return None
 
 

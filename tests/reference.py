@@ -95,6 +95,10 @@ def render_pages(env: jinja2.Environment, settings: Settings, items: Sequence[It
     return render_lists(env, settings, items) | render_articles(env, settings, items)
 
 
-def check_pages(pages: Mapping[str, str], files: Set[str], output_name: str) -> list[Problem]:
-    """Problems of the rendered ``pages`` (output path → HTML) against all output ``files``."""
-    return check_scanned({path: scan_page(text) for path, text in pages.items()}, files, output_name)
+def check_pages(
+    pages: Mapping[str, str], files: Set[str], output_name: str, *, base_path: str = "/"
+) -> list[Problem]:
+    """Problems of the rendered ``pages`` (output path → HTML) against all output ``files``,
+    for a site served below ``base_path``."""
+    scanned = {path: scan_page(text) for path, text in pages.items()}
+    return check_scanned(scanned, files, output_name, base_path=base_path)

@@ -145,9 +145,9 @@ def site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
 
 
 @contextmanager
-def serving(folder: Path) -> Iterator[str]:
+def serving(folder: Path, handler_class: type[_SiteHandler] = _SiteHandler) -> Iterator[str]:
     """Serve ``folder`` on a free port of 127.0.0.1; yields the base URL."""
-    handler = functools.partial(_SiteHandler, directory=str(folder))
+    handler = functools.partial(handler_class, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
     thread.start()

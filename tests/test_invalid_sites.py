@@ -149,6 +149,11 @@ CASES: list[tuple[str, str]] = [
         "pyproject.toml:3: settings: base_url must be an absolute http(s) URL, not 'example.org'",
     ),
     (
+        "settings_base_url_query",
+        "pyproject.toml:3: settings: base_url must not have a query or a fragment, "
+        "not 'https://user.github.io/repo/?lang=en'",
+    ),
+    (
         "settings_bad_language",
         "pyproject.toml:4: settings: language 'english' is not a language tag like 'en' or 'ru'",
     ),

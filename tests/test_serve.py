@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import queue
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from conftest import HEADER, MakeSite
+from conftest import HEADER, SETTINGS, MakeSite
 
 T = TypeVar("T")
 
@@ -243,6 +244,63 @@ def test_serve_builds_reloads_keeps_last_good_site_and_stops_on_ctrl_c(make_site
         assert code == 0, output
         assert "Traceback" not in output, output
         assert "KeyboardInterrupt" not in output, output
+
+
+def serving_address(server: Server, pattern: re.Pattern[str]) -> re.Match[str]:
+    """The ``serving on`` line's match, once serve printed it."""
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        line = server.next_line(deadline)
+        assert line is not None, f"no 'serving on' line within {DEADLINE} s:\n{server.output()}"
+        if match := pattern.search(line):
+            return match
+
+
+def answer(port: int, path: str) -> tuple[int, str | None]:
+    """The status and ``Location`` of a GET, redirects not followed."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.getheader("Location")
+    finally:
+        connection.close()
+
+
+SUB_ANSWERS = [
+    ("root-redirects", "/", 302, "/sub/"),
+    ("path-without-slash-redirects", "/sub", 302, "/sub/"),
+    ("index", "/sub/", 200, None),
+    ("article", f"/sub/{ARTICLE_URL}", 200, None),
+    ("theme", "/sub/theme/style.css", 200, None),
+    ("article-outside-the-path", f"/{ARTICLE_URL}", 404, None),
+    ("theme-outside-the-path", "/theme/style.css", 404, None),
+]  # fmt: skip
+
+
+def test_serve_serves_a_sub_path_site_below_its_path(make_site: MakeSite) -> None:
+    settings = SETTINGS.replace('base_url = "https://example.org/"', 'base_url = "https://example.org/sub/"')
+    assert settings != SETTINGS
+    root = make_site({ARTICLE: live_batch("Words written below a sub-path."), OTHER: OTHER_BATCH}, settings)
+    with serving(root, "--port", "0") as server:
+        pattern = re.compile(r"serving on (http://127\.0\.0\.1:(\d+)/sub/) \(Ctrl-C to stop\)")
+        match = serving_address(server, pattern)
+        base, port = match.group(1), int(match.group(2))
+
+        answers = [(path, *answer(port, path)) for _id, path, _status, _location in SUB_ANSWERS]
+        expected = [(path, status, location) for _id, path, status, location in SUB_ANSWERS]
+        assert answers == expected
+
+        status, html = get(base + ARTICLE_URL)
+        assert status == 200 and "Words written below a sub-path." in html
+        assert 'href="/sub/theme/style.css"' in html and STATE in html
+
+        # Live reload still works: an edit rebuilds and the page below the path shows it.
+        replace_file(root, ARTICLE, live_batch("Edited words written below a sub-path."))
+        wait_for("version 2", lambda: state_when(base, lambda s: s["version"] == 2), server)
+        status, html = get(base + ARTICLE_URL)
+        assert status == 200 and "Edited words written below a sub-path." in html
 
 
 def test_serve_on_a_port_in_use_is_a_usage_error(make_site: MakeSite) -> None:

@@ -8,12 +8,11 @@ every checked page's hash and a reverse index of cross-page ``#fragment`` links.
 from __future__ import annotations
 
 import hashlib
-import posixpath
 from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
-from site_builder.check.linkcheck import EXTERNAL, Scan, file_for
+from site_builder.check.linkcheck import EXTERNAL, Scan, file_for, link_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +58,8 @@ def links_after(
     pages: Mapping[str, str],
     site: str,
     context: str,
+    *,
+    base_path: str = "/",
 ) -> Links:
     """The :class:`Links` of a passing check of the pages ``checked`` (None: all) after ``last``."""
     fresh = set(scanned if checked is None else checked)
@@ -68,12 +69,12 @@ def links_after(
             if kept := sources - fresh:
                 fragments[target] = set(kept)
     for path in fresh:
-        for target in _fragment_targets(path, scanned[path], files):
+        for target in _fragment_targets(path, scanned[path], files, base_path):
             fragments.setdefault(target, set()).add(path)
     return Links(site, context, dict(pages), {target: frozenset(s) for target, s in fragments.items()})
 
 
-def _fragment_targets(page: str, scan: Scan, files: Set[str]) -> set[str]:
+def _fragment_targets(page: str, scan: Scan, files: Set[str], base_path: str) -> set[str]:
     """The other pages whose ids ``page`` links to."""
     found = set()
     for _line, _tag, url in scan.links:
@@ -82,8 +83,7 @@ def _fragment_targets(page: str, scan: Scan, files: Set[str]) -> set[str]:
         parts = urlsplit(url)
         if parts.scheme or parts.netloc or not parts.fragment:
             continue
-        path = unquote(parts.path) if parts.path else "/" + page
-        normal = posixpath.normpath(posixpath.join(posixpath.dirname("/" + page), path))
-        if (target := file_for(normal, path, files)) is not None and target != page:
+        where = link_path(page, parts.path, base_path)
+        if where is not None and (target := file_for(*where, files)) is not None and target != page:
             found.add(target)
     return found

@@ -113,10 +113,17 @@ def _open_stage(plan: Plan) -> staging.Stage:
 
 
 def _build_into(plan: Plan, stage: staging.Stage, spool: Path, jobs: int | None, report: Report) -> Built:
-    language = plan.project.settings.language
+    settings = plan.project.settings
     kept = plan.reuse.bundles() if plan.reuse is not None else None
-    live = _live_bundles(stage)
-    indexing = Indexing(stage.folder, kept, spool / "search", language, live, jobs or default_jobs())
+    indexing = Indexing(
+        stage.folder,
+        kept,
+        spool / "search",
+        settings.language,
+        _live_bundles(stage),
+        jobs or default_jobs(),
+        settings.base_path,
+    )
     indexing.start([path.stem for path in plan.inputs.keys])
     run = _Build(plan, stage, spool, indexing, report)
     # One thread joins revisions.json and the feed (the kernel copies, the interpreter is
@@ -197,8 +204,13 @@ def _check_links(run: _Build, staged: Staged, *, keep: bool) -> _Links:
     last = plan.reuse.links(run.stage.live) if plan.reuse is not None else None
     pages = staged.pages
     only = to_check(last, context, pages)
-    problems = check_scanned(scanned, files, plan.target.name, only)
-    memory = links_after(last, only, scanned, files, pages, plan.inputs.key, context) if keep else None
+    base_path = plan.project.settings.base_path
+    problems = check_scanned(scanned, files, plan.target.name, only, base_path=base_path)
+    memory = (
+        links_after(last, only, scanned, files, pages, plan.inputs.key, context, base_path=base_path)
+        if keep
+        else None
+    )
     return _Links(tuple(problems), memory)
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
+from site_builder.check.site_layout import site_relative
 from site_builder.errors import Problem
 
 _URL_ATTRS = {"a": "href", "link": "href", "img": "src", "script": "src", "source": "src", "iframe": "src"}
@@ -97,10 +98,16 @@ def _tag(page: Scan, tag: str, values: dict[str, str], line: int) -> None:
 
 
 def check_scanned(
-    scanned: Mapping[str, Scan], files: Set[str], output_name: str, only: Iterable[str] | None = None
+    scanned: Mapping[str, Scan],
+    files: Set[str],
+    output_name: str,
+    only: Iterable[str] | None = None,
+    *,
+    base_path: str = "/",
 ) -> list[Problem]:
     """Problems of already scanned pages (output path → scan) against all output ``files``;
-    of the pages ``only`` when given (the others are read only as link targets)."""
+    of the pages ``only`` when given (the others are read only as link targets). The site
+    is served below ``base_path``: a root-relative link outside it is a problem."""
     problems = []
     verdicts: dict[tuple[str, str], str | None] = {}  # pages of one folder share most links
     for path in scanned if only is None else sorted(only):
@@ -117,7 +124,7 @@ def check_scanned(
                 (path, url) if url.startswith("#") else ("", url) if url.startswith("/") else (folder, url)
             )
             if known not in verdicts:
-                verdicts[known] = _broken(path, url, files, scanned)
+                verdicts[known] = _broken(path, url, files, scanned, base_path)
             broken = verdicts[known]
             if broken:
                 problems.append(
@@ -129,13 +136,14 @@ def check_scanned(
 EXTERNAL = ("https://", "http://", "mailto:")
 
 
-def _broken(page: str, url: str, files: Set[str], scanned: Mapping[str, Scan]) -> str | None:
+def _broken(page: str, url: str, files: Set[str], scanned: Mapping[str, Scan], base_path: str) -> str | None:
     parts = urlsplit(url)
     if parts.scheme or parts.netloc:
         return None  # external: the article validation already judged its scheme
-    base = "/" + page
-    path = unquote(parts.path) if parts.path else base
-    target = file_for(posixpath.normpath(posixpath.join(posixpath.dirname(base), path)), path, files)
+    found = link_path(page, parts.path, base_path)
+    if found is None:
+        return f"{url!r} is outside the site's path {base_path!r}: it would be dead once deployed"
+    target = file_for(*found, files)
     if target is None:
         return f"{url!r} points to no file of the site"
     if parts.fragment and target in scanned and unquote(parts.fragment) not in scanned[target].ids:
@@ -143,9 +151,19 @@ def _broken(page: str, url: str, files: Set[str], scanned: Mapping[str, Scan]) -
     return None
 
 
+def link_path(page: str, url_path: str, base_path: str) -> tuple[str, str] | None:
+    """Where the path of a link on ``page`` (an output path) leads: site-relative and
+    normalised, and as resolved (its trailing ``/`` kept), decoded; None when it leaves
+    the site's ``base_path``."""
+    # Resolved where the browser resolves it, on the page as served below the base path.
+    served = unquote(base_path) + page
+    path = posixpath.join(posixpath.dirname(served), unquote(url_path)) if url_path else served
+    normal = site_relative(base_path, posixpath.normpath(path))
+    return None if normal is None else (normal, path)
+
+
 def file_for(normal: str, raw: str, files: Set[str]) -> str | None:
     relative = normal.lstrip("/")
-    candidates = (
-        [f"{relative}/index.html".lstrip("/")] if raw.endswith("/") else [relative, f"{relative}/index.html"]
-    )
+    folder = f"{relative}/index.html".lstrip("/")
+    candidates = [folder] if raw.endswith("/") else [relative, folder]
     return next((c for c in candidates if c in files), None)

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 FIXED_FILES = ("index.html", "404.html", "feed.xml", "sitemap.xml", "robots.txt", "revisions.json")
 MAX_CATEGORY_BYTES = 200
@@ -27,6 +27,23 @@ _SEPARATORS = re.compile(r"[\s_-]+")
 def article_url(slug: str) -> str:
     """Site-relative URL of an article page."""
     return f"/articles/{slug}/"
+
+
+def under(base_path: str, url: str) -> str:
+    """A site-relative URL (``/articles/x/``) as pages write it: below the site's base path
+    (``/sub/articles/x/``). A fragment or an absolute URL is left as it is."""
+    if base_path == "/" or not url.startswith("/") or url.startswith("//"):
+        return url
+    return base_path + url[1:]
+
+
+def site_relative(base_path: str, path: str) -> str | None:
+    """A decoded root-relative path as pages write it, as the site-relative path it names;
+    None when it lies outside the base path (it would be dead once the site is deployed)."""
+    base = unquote(base_path)
+    if path.startswith(base):
+        return "/" + path[len(base) :]
+    return "/" if path == base.rstrip("/") else None
 
 
 def readable_slug(text: str, fallback: str) -> str:

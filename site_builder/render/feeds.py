@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from site_builder.authoring.escaping import NOT_XML
 from site_builder.check.site_layout import category_url
 from site_builder.render.pages import Item
+from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -102,7 +103,8 @@ def feed_entry(settings: Settings, item: Item) -> str:
     for link in item.categories:
         _sub(entry, "category", term=link.name)
     _sub(entry, "summary", item.excerpt)
-    _sub(entry, "content", item.content_html, type="html")
+    # xml:base is the base URL, but a root-relative link resolves against its host alone.
+    _sub(entry, "content", move_under(item.content_html, settings.base_path), type="html")
     ET.indent(entry, level=1)
     return ET.tostring(entry, encoding="unicode")
 
@@ -124,7 +126,7 @@ def sitemap(settings: Settings, items: Sequence[Item]) -> str:
 
 def robots(settings: Settings) -> str:
     """Allow everything and point crawlers at the sitemap."""
-    return f"User-agent: *\nAllow: /\n\nSitemap: {_absolute(settings, '/sitemap.xml')}\n"
+    return f"User-agent: *\nAllow: {settings.base_path}\n\nSitemap: {_absolute(settings, '/sitemap.xml')}\n"
 
 
 def _document(root: ET.Element) -> str:

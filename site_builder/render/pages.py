@@ -15,12 +15,13 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from site_builder.check.site_layout import article_url, category_slug, category_url
+from site_builder.check.site_layout import article_url, category_slug, category_url, under
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
 from site_builder.render.labels import labels
 from site_builder.render.navigation import nav_rank, site_nav
 from site_builder.render.scroll_regions import focusable_regions
+from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
 
 # Ids the templates use themselves; headings never take them.
@@ -186,7 +187,7 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
         "categories": item.categories,
         "fixtures": item.fixtures,
         "verified_count": item.verified,
-        "body": Markup(focusable_regions(highlight_code(body))),
+        "body": Markup(focusable_regions(highlight_code(move_under(body, settings.base_path)))),
     }
     return _page(
         env,
@@ -213,6 +214,8 @@ def _page(
 ) -> str:
     language = lang or settings.language
     canonical = settings.base_url.rstrip("/") + url
+    # Templates write every site-relative URL through `url`, which puts it below the base path.
+    link = functools.partial(under, settings.base_path)
     return env.get_template(template).render(
-        **common, **context, lang=language, labels=labels(language), canonical=canonical
+        **common, **context, lang=language, labels=labels(language), canonical=canonical, url=link
     )

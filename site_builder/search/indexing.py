@@ -61,6 +61,8 @@ class Indexing:
     language: str
     live_bundle: Live
     jobs: int = 1
+    base_path: str = "/"
+    """The path of the site's base URL: the search script's URLs lie below it."""
     batches: dict[str, int] = field(default_factory=dict)
     """The shard of every batch of the site."""
     seen: set[str] = field(default_factory=set)
@@ -170,7 +172,7 @@ class Indexing:
         missing = sorted(UI_FILES - set(files) - {SCRIPT})
         if missing:
             return Index((_problem(f"pagefind did not write {', '.join(missing)}"),))
-        script = merging_script(["/" + folder + "/" for folder in bundles])
+        script = merging_script(["/" + folder + "/" for folder in bundles], self.base_path)
         used = frozenset(shard.key for shard in self.shards)
         return Index((), files, script, bundles, dict(self.made), used)
 
