@@ -1,0 +1,213 @@
+"""Documentation: deploying a built site, at a domain's root or under a sub-path."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from _tool import article, run, site
+
+from site_builder import (
+    Source,
+    code_block,
+    data_table,
+    fixture,
+    heading,
+    paragraph,
+    revision,
+    verified_output,
+)
+
+PROJECT_SITE = """\
+[tool.site_builder]
+title = "Demo"
+base_url = "https://octo.github.io/handbook/"
+min_body_chars = 20
+min_sources = 1
+"""
+
+LINKING = article().replace(
+    'paragraph("This article exists so the tool has something to check.")',
+    'paragraph("See [the other article](/articles/other/) and [this page](/articles/demo/)."),\n'
+    '              paragraph("A figure lives under [/assets/](/assets/dot.svg).")',
+)
+DOT = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><circle cx="4" cy="4" r="4"/></svg>'
+
+
+def _built(settings: str) -> Path:
+    root = site(
+        {
+            "articles/demo.py": LINKING,
+            "articles/other.py": article("other", "Other"),
+            "assets/dot.svg": DOT,
+        },
+        settings,
+    )
+    ran = run(root, "build")
+    if ran.code != 0:
+        raise RuntimeError("\n".join(ran.lines))
+    return root / "build"
+
+
+def _attribute(html: str, pattern: str) -> str:
+    found = re.search(pattern, html)
+    return found.group(1) if found else ""
+
+
+@fixture
+def project_site_urls() -> dict:
+    """A site whose base_url has a path: what its pages, feed and sitemap link to."""
+    out = _built(PROJECT_SITE)
+    home = (out / "index.html").read_text("utf-8")
+    page = (out / "articles" / "demo" / "index.html").read_text("utf-8")
+    urls = {
+        "stylesheet": _attribute(home, r'<link rel="stylesheet" href="([^"]+style\.css)"'),
+        "searchScript": _attribute(home, r'<script src="([^"]+pagefind-ui\.js)"'),
+        "homeLink": _attribute(home, r'<a class="site-title" href="([^"]+)"'),
+        "authorsLink": _attribute(page, r'<a href="([^"]*other[^"]*)"'),
+        "canonical": _attribute(page, r'<link rel="canonical" href="([^"]+)"'),
+        "sitemapFirst": _attribute((out / "sitemap.xml").read_text("utf-8"), r"<loc>([^<]+)</loc>"),
+    }
+    inside = all(u.startswith(("/handbook/", "https://octo.github.io/handbook/")) for u in urls.values())
+    return {"urls": urls, "checks": {"everyUrlUnderTheBasePath": inside}}
+
+
+@fixture
+def content_html_as_written() -> dict:
+    """What revisions.json carries for the same site-relative link."""
+    out = _built(PROJECT_SITE)
+    data = json.loads((out / "revisions.json").read_text("utf-8"))
+    demo = next(r for r in data if r["slug"] == "demo")
+    link = _attribute(demo["contentHtml"], r'<a href="([^"]*other[^"]*)"')
+    page = (out / "articles" / "demo" / "index.html").read_text("utf-8")
+    return {
+        "contentHtmlLink": link,
+        "pageLink": _attribute(page, r'<a href="([^"]*other[^"]*)"'),
+        "checks": {"keptAsWritten": link == "/articles/other/"},
+    }
+
+
+deploying = revision(
+    slug="deploying",
+    title="Deploying a site",
+    categories=["Guide"],
+    excerpt="Publishing build/ on GitHub Pages or any static host, at a domain's root or under a sub-path.",
+    published="2026-12-01",
+    body=[
+        paragraph(
+            "`site-builder build` writes the whole site into one folder, `build/` by default "
+            "(the `output_dir` setting). Everything in it is a static file: HTML pages, the "
+            "theme, the assets, the feed, the sitemap, the search index under `pagefind/` and "
+            "`revisions.json`. Deploying is copying that folder to a web server; nothing runs "
+            "on the server."
+        ),
+        paragraph(
+            "The build replaces the folder in one step (it writes a new copy beside it and "
+            "swaps the two), so a server that serves `build/` directly never sees half a site, "
+            "and a build that fails leaves the previous site as it was."
+        ),
+        heading("base_url: where the site will live"),
+        paragraph(
+            "The `base_url` setting is the absolute address the site is served from. The feed, "
+            "the sitemap and every page's canonical link use it in full. It may end in a path: "
+            "`https://example.org/` puts the site at a domain's root, "
+            "`https://USER.github.io/REPO/` puts it in the folder `/REPO/` of a host, as GitHub "
+            "Pages does for a project site."
+        ),
+        data_table(
+            "Typical base_url values",
+            ["where the site is served", "base_url"],
+            [
+                ["a domain of its own", "`https://docs.example.org/`"],
+                ["a GitHub Pages user or organisation site", "`https://USER.github.io/`"],
+                ["a GitHub Pages project site", "`https://USER.github.io/REPO/`"],
+                ["a folder of another site", "`https://example.org/blog/`"],
+            ],
+        ),
+        heading("Sites under a sub-path"),
+        paragraph(
+            "Authors keep writing links as if the site were at the root of its host: "
+            '`[text](/articles/other/)`, `figure("/assets/x.svg", …)`, `cover="/assets/c.svg"`. '
+            "Validation checks those against the site's own pages and assets folder. When the "
+            "pages are written, every URL the generator puts in them — the theme, the favicon, "
+            "the search scripts, links between pages, category links, covers, figures and the "
+            "authors' own site-relative links — is placed under the path of `base_url`. Here is "
+            'what a build of a small site with `base_url = "https://octo.github.io/handbook/"` '
+            "links to:"
+        ),
+        verified_output(
+            project_site_urls,
+            expected={
+                "urls": {
+                    "stylesheet": "/handbook/theme/style.css",
+                    "searchScript": "/handbook/pagefind/pagefind-ui.js",
+                    "homeLink": "/handbook/",
+                    "authorsLink": "/handbook/articles/other/",
+                    "canonical": "https://octo.github.io/handbook/articles/demo/",
+                    "sitemapFirst": "https://octo.github.io/handbook/",
+                }
+            },
+        ),
+        paragraph(
+            "The build's own link check reads the written pages with the same rule, so a link "
+            "that would leave the sub-path once deployed is reported before anything is "
+            "published. `site-builder serve` serves the preview under the same path "
+            "(`http://127.0.0.1:8000/handbook/`), so what you click locally is what readers "
+            "will click."
+        ),
+        heading("What revisions.json carries"),
+        paragraph(
+            "`revisions.json` and the `revisions` command are read by other systems that "
+            "import the articles into their own sites. Their `contentHtml` keeps links exactly "
+            "as the author wrote them, site-relative, whatever `base_url` says: an importer "
+            "resolves them against its own base. Only the pages of this site are rewritten:"
+        ),
+        verified_output(
+            content_html_as_written,
+            expected={"contentHtmlLink": "/articles/other/", "pageLink": "/handbook/articles/other/"},
+        ),
+        heading("GitHub Pages"),
+        paragraph(
+            "A site made by `site-builder init` already carries a workflow, "
+            "`.github/workflows/site.yml`, that checks pull requests and deploys the default "
+            "branch with GitHub's own Pages actions. To turn it on, open the repository's "
+            "*Settings → Pages* and choose *GitHub Actions* as the source; then set `base_url` "
+            "to the address GitHub shows there (a project site's address ends in the "
+            "repository's name). The workflow's deploy job, in short:"
+        ),
+        code_block(
+            """\
+- run: site-builder build
+- uses: actions/upload-pages-artifact@v3
+  with:
+    path: build/
+- uses: actions/deploy-pages@v4""",
+            language="yaml",
+        ),
+        heading("Any other static host"),
+        paragraph(
+            "Netlify, Cloudflare Pages, an S3 bucket or nginx all serve a folder of files. Run "
+            "`site-builder build` in your deploy step (or locally) and publish `build/`. Two "
+            "details make the site behave as built: serve `404.html` for unknown paths (most "
+            "hosts do so by default when the file is at the root of the folder), and serve "
+            "`.xml` and `.json` files with their usual content types. Set `base_url` to the "
+            "address readers will use; a preview address that differs only in the host still "
+            "works, since pages link by path, not by host."
+        ),
+    ],
+    sources=[
+        Source(
+            title="GitHub Docs: Using custom workflows with GitHub Pages",
+            url="https://docs.github.com/en/pages/getting-started-with-github-pages/using-custom-workflows-with-github-pages",
+            note="the upload-pages-artifact and deploy-pages actions and the permissions they need",
+        ),
+        Source(
+            title="GitHub Docs: About GitHub Pages",
+            url="https://docs.github.com/en/pages/getting-started-with-github-pages/about-github-pages",
+            note="user, organisation and project sites and their addresses",
+        ),
+    ],
+)
+
+revisions = [deploying]
