@@ -554,6 +554,7 @@ LANGUAGES = ("python", "html", "json", "sql", "bash", "text")
 @HELPER_SETTINGS
 @given(text=XML_TEXT, language=st.sampled_from(LANGUAGES))
 @example(text="\ufeffx = 1", language="python")  # Pygments drops a leading U+FEFF
+@example(text="\ufeff\ufeff", language="python")  # and, in some versions, every leading one
 def test_highlighted_code_on_the_page_is_the_code(text: str, language: str) -> None:
     # contentHtml keeps code_block's markup; the page highlights it with Pygments tokens.
     html = highlight_code(str(code_block(text, language=language)))

@@ -41,8 +41,8 @@ def _replace(match: re.Match[str]) -> str:
     if lexer is None:
         return match.group(0)
     code = html.unescape(escaped)
-    # Pygments drops a leading U+FEFF; the page must show what was written.
-    bom = "\ufeff" if code.startswith("\ufeff") else ""
+    # Pygments drops leading U+FEFFs (one or all, by version); the page must show what was written.
+    bom = code[: len(code) - len(code.lstrip("\ufeff"))]
     tokens = bom + highlight(code[len(bom) :], lexer, _FORMATTER).rstrip("\n")
     return f'<pre class="highlight" tabindex="0"><code class="language-{language}">{tokens}</code></pre>'
 
