@@ -10,7 +10,6 @@ import argparse
 import contextlib
 import io
 import json
-import shlex
 import signal
 import sys
 import tempfile
@@ -26,7 +25,7 @@ from site_builder.build.store import CACHE_DIR
 from site_builder.errors import SiteBuilderError, UsageError
 from site_builder.printing import annotation, out, problem_dict, report
 from site_builder.settings import Project, find_root
-from site_builder.starter.site import LANGUAGES
+from site_builder.starter.commands import add_commands
 
 if TYPE_CHECKING:
     from site_builder.build.pipeline import Report
@@ -98,26 +97,8 @@ def _parser() -> argparse.ArgumentParser:
         "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
     )
     _no_cache(revisions)
-    _starter_commands(commands)
+    add_commands(commands, _command)
     return parser
-
-
-def _starter_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    init_help = "write a starter site that builds at once, with a GitHub Actions workflow"
-    init = commands.add_parser("init", help=init_help, description=init_help)
-    init.add_argument("dir", nargs="?", type=Path, default=Path("."), metavar="DIR", help="default: .")
-    init.add_argument(
-        "--lang", choices=LANGUAGES, default="en", help="the starter article's and the site's language"
-    )
-    init.set_defaults(handler=_init, site=False)
-
-    new = _command(commands, "new", "add a revision skeleton with a fixture stub to write", _new)
-    new.add_argument("slug", metavar="SLUG", help="the new article's slug: 3 to 120 of a-z, 0-9 and '-'")
-    new.add_argument(
-        "--batch",
-        metavar="NAME",
-        help="append it to the existing batch articles/NAME.py (default: a new batch module)",
-    )
 
 
 def _no_cache(command: argparse.ArgumentParser) -> None:
@@ -227,37 +208,6 @@ def _serve(args: argparse.Namespace, project: Project) -> int:
         raise UsageError(f"cannot serve on port {args.port}: {exc.strerror}") from exc
     finally:
         signal.signal(signal.SIGTERM, previous)
-    return 0
-
-
-def _init(args: argparse.Namespace) -> int:
-    from site_builder.starter.site import write_starter
-
-    folder: Path = args.dir
-    for path in write_starter(folder, args.lang):
-        print(f"wrote {path}", file=sys.stderr)
-    here = folder.resolve() == Path.cwd().resolve()
-    steps = [] if here else [f"cd {shlex.quote(str(folder))}"]
-    steps += ["site-builder build", "site-builder serve"]
-    print("next:\n" + "".join(f"  {step}\n" for step in steps), end="", file=sys.stderr)
-    return 0
-
-
-def _new(args: argparse.Namespace, project: Project) -> int:
-    from site_builder.starter.skeleton import add_revision
-
-    added = add_revision(project, args.slug, args.batch)
-    where, settings = added.path.relative_to(project.root).as_posix(), project.settings
-    done = "wrote" if added.created else "appended to"
-    print(f"{done} {where}: a skeleton of {args.slug}", file=sys.stderr)
-    print(
-        f"{where}:{added.fixture_line}: fixture {added.fixture_id}: a stub that fails "
-        "(writeThisFixture = false) until you write it\n"
-        "next: make the fixture compute what the article shows, write the body "
-        f"({settings.min_body_chars:,} to {settings.max_body_chars:,} characters of text) "
-        f"and at least {settings.min_sources} real sources, then run:\n  site-builder validate",
-        file=sys.stderr,
-    )
     return 0
 
 

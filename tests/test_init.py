@@ -94,6 +94,12 @@ def test_init_without_dir_writes_into_the_current_folder(
     assert "cd " not in result.err  # already there
 
 
+def test_init_takes_the_folder_as_root_too(tmp_path: Path, run_cli: RunCli) -> None:
+    assert run_cli(["init", "--root", str(tmp_path)]).code == 0
+    assert sorted(listing(tmp_path)) == sorted(WRITTEN)
+    assert run_cli(["init", str(tmp_path / "a"), "--root", str(tmp_path / "b")]).code == 2
+
+
 def test_the_settings_list_every_other_setting_with_its_default(starter: Path) -> None:
     text = (starter / "pyproject.toml").read_text("utf-8")
     assert set(tomllib.loads(text)["tool"]["site_builder"]) == {"title", "base_url", "language"}
