@@ -303,6 +303,14 @@ def test_new_batch_appends_to_the_module_without_touching_its_code(
     assert problems(checked.err) == [stub_problem("articles/post.py", line, "post:second_post_result")]
 
 
+def test_new_batch_appends_after_a_last_line_without_a_newline(make_site: MakeSite, run_cli: RunCli) -> None:
+    root = make_site({"articles/post.py": POST.rstrip("\n")})
+    assert run_cli(["new", "second-post", "--batch", "post.py", "--root", str(root)]).code == 0
+    assert (root / "articles" / "post.py").read_text("utf-8").startswith(POST.rstrip("\n") + "\n\n\n# ---")
+    checked = run_cli(["validate", "--root", str(root)])
+    assert [p.split(": ")[1] for p in problems(checked.err)] == ["fixture post:second_post_result"]
+
+
 def test_new_in_a_starter_site_also_asks_for_the_body(starter: Path, run_cli: RunCli) -> None:
     assert run_cli(["new", "next-post", "--root", str(starter)]).code == 0
     line = def_line(starter / "articles" / "next_post.py", "next_post_result")

@@ -41,17 +41,17 @@ def add_revision(project: Project, slug: str, batch: str | None) -> Added:
     """Write the skeleton of revision ``slug``: a new batch, or appended to ``batch``."""
     if not SLUG.fullmatch(slug):
         raise UsageError(f"slug {slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'")
-    _refuse_a_used_slug(project, slug)
     name = python_name(slug)
     fixture = f"{name}_result"
+    path = _new_path(project, slug) if batch is None else _batch_path(project, batch, (name, fixture))
+    _refuse_a_used_slug(project, slug)  # last: it loads every batch of the site
     values = {"FIXTURE": fixture, "NAME": name, "SLUG": slug, "TITLE": _title(slug), "TODAY": today()}
     block = render("revision.py.in", values)
     if batch is None:
-        path = _new_module(project, slug, block, name)
+        _write_new(path, slug, block, name)
     else:
-        path = _append(project, batch, block, (name, fixture))
-    text = path.read_text("utf-8")
-    line = text.splitlines().index(f"def {fixture}() -> dict[str, object]:") + 1
+        _append(path, block, name)
+    line = path.read_text("utf-8").splitlines().index(f"def {fixture}() -> dict[str, object]:") + 1
     return Added(path, batch is None, f"{path.stem}:{fixture}", line)
 
 
@@ -76,33 +76,40 @@ def _refuse_a_used_slug(project: Project, slug: str) -> None:
             raise UsageError(f"slug {slug!r} is already used in {used}; choose another slug")
 
 
-def _new_module(project: Project, slug: str, block: str, name: str) -> Path:
+def _new_path(project: Project, slug: str) -> Path:
     module = slug.replace("-", "_")
     path = project.articles / f"{'article' if module.startswith('_') else ''}{module}.py"
     if path.exists():
         raise UsageError(f"{_shown(project, path)} already exists; use --batch {path.stem} to add to it")
-    header = f'"""{_title(slug)}."""\n\nfrom __future__ import annotations\n\n{_IMPORTS}\n\n\n'
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("x", encoding="utf-8", newline="\n") as handle:  # "x": never overwrite
-        handle.write(f"{header}{block}\nrevisions = [{name}]\n")
     return path
 
 
-def _append(project: Project, batch: str, block: str, names: tuple[str, ...]) -> Path:
+def _batch_path(project: Project, batch: str, names: tuple[str, ...]) -> Path:
     batch = batch.removesuffix(".py")
     path = project.articles / f"{batch}.py"
     if not re.fullmatch(r"[A-Za-z0-9_]+", batch) or not path.is_file():
         raise UsageError(f"no batch {_shown(project, path)}; without --batch, new writes a new module")
-    text = path.read_text("utf-8")
+    text = path.read_text("utf-8", errors="replace")
     for name in names:
         if re.search(rf"\b{name}\b", text):
             raise UsageError(f"{_shown(project, path)} already uses the name {name!r}; choose another slug")
-    separator = "" if text.endswith("\n") or not text else "\n"
+    return path
+
+
+def _write_new(path: Path, slug: str, block: str, name: str) -> None:
+    header = f'"""{_title(slug)}."""\n\nfrom __future__ import annotations\n\n{_IMPORTS}\n\n\n'
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("x", encoding="utf-8", newline="\n") as handle:  # "x": never overwrite
+        handle.write(f"{header}{block}\nrevisions = [{name}]\n")
+
+
+def _append(path: Path, block: str, name: str) -> None:
+    existing = path.read_bytes()
+    separator = "" if not existing or existing.endswith(b"\n") else "\n"
     added = f"{separator}\n\n# --- Added by `site-builder new`.\n\n{_IMPORTS}  # noqa: E402\n\n\n{block}"
     # Appended, never rewritten: the author's code stays exactly as it is.
     with path.open("a", encoding="utf-8", newline="\n") as handle:
-        handle.write(f"{added}\nrevisions = [*revisions, {names[0]}]\n")
-    return path
+        handle.write(f"{added}\nrevisions = [*revisions, {name}]\n")
 
 
 def _shown(project: Project, path: Path) -> str:
