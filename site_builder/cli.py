@@ -25,6 +25,7 @@ from site_builder.build.store import CACHE_DIR
 from site_builder.errors import SiteBuilderError, UsageError
 from site_builder.printing import annotation, out, problem_dict, report
 from site_builder.settings import Project, find_root
+from site_builder.starter.commands import add_commands
 
 if TYPE_CHECKING:
     from site_builder.build.pipeline import Report
@@ -41,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits on --help and on usage errors
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        code: int = args.handler(args, Project.read(_root(args.root)))
+        # init makes a site, so it is the one command that does not read one first.
+        code: int = args.handler(args, Project.read(_root(args.root))) if args.site else args.handler(args)
     except UsageError as exc:
         print(f"site-builder: {exc}", file=sys.stderr)
         return 2
@@ -95,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
         "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
     )
     _no_cache(revisions)
+    add_commands(commands, _command)
     return parser
 
 
@@ -116,7 +119,7 @@ def _command(
         metavar="DIR",
         help="site root (default: nearest pyproject.toml with [tool.site_builder] upward)",
     )
-    sub.set_defaults(handler=handler)
+    sub.set_defaults(handler=handler, site=True)
     return sub
 
 

@@ -24,7 +24,8 @@ from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
 from site_builder.settings import LANGUAGE_TAG, PYPROJECT, Settings
 
-_SLUG = re.compile(r"[a-z0-9-]{3,120}")
+SLUG = re.compile(r"[a-z0-9-]{3,120}")
+"""The slug rule: 3 to 120 characters of a-z, 0-9 and ``-``."""
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -190,7 +191,7 @@ def _flaws(flaws: tuple[Flaw, ...]) -> Iterator[Finding]:
 def _metadata(rev: Revision) -> Iterator[Finding]:
     at = rev.site
     flawed = {f.field for f in rev.flaws}
-    if rev.slug and not _SLUG.fullmatch(rev.slug):
+    if rev.slug and not SLUG.fullmatch(rev.slug):
         yield at, "slug", f"slug {rev.slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'"
     for name, value in (("title", rev.title), ("excerpt", rev.excerpt)):
         if not value.strip() and name not in flawed:
