@@ -68,25 +68,6 @@ def validate_both(root: Path) -> Found:
     return Found(text.code, problems, summary, objects if isinstance(objects, list) else [])
 
 
-def run_in(folder: Path, *args: str, columns: int | None = None) -> Ran:
-    """``python -m site_builder ARGS`` started in ``folder``, without ``--root``.
-
-    ``columns`` fixes the width argparse wraps its help to (a terminal's, otherwise)."""
-    env = dict(os.environ)
-    if columns is not None:
-        env["COLUMNS"] = str(columns)
-    done = subprocess.run(
-        [sys.executable, "-m", "site_builder", *args],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=110,
-        check=False,
-    )
-    return Ran(done.returncode, done.stdout, done.stderr)
-
-
 def pytest_in(root: Path, *args: str) -> Ran:
     """``python -m pytest ARGS`` in the site ``root`` (no cache folder, no colours)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}

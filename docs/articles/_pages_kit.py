@@ -10,26 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from _tool import Ran
-
 _SECONDS = re.compile(r" in \d+(\.\d+)? s$")
-
-
-def run_in(folder: Path, *args: str) -> Ran:
-    """``site-builder ARGS`` typed in ``folder``, without ``--root``."""
-    done = subprocess.run(
-        [sys.executable, "-m", "site_builder", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=110,
-        check=False,
-    )
-    return Ran(done.returncode, done.stdout, done.stderr)
 
 
 def without_seconds(line: str) -> str:

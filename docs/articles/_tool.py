@@ -9,6 +9,7 @@ tool prints today. Nothing here is shown to readers.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -83,6 +84,25 @@ def run(root: Path, *args: str) -> Ran:
     command, *rest = args
     done = subprocess.run(
         [sys.executable, "-m", "site_builder", command, "--root", str(root), *rest],
+        capture_output=True,
+        text=True,
+        timeout=110,
+        check=False,
+    )
+    return Ran(done.returncode, done.stdout, done.stderr)
+
+
+def run_in(folder: Path, *args: str, columns: int | None = None) -> Ran:
+    """``site-builder ARGS`` typed in ``folder``, without ``--root``.
+
+    ``columns`` fixes the width argparse wraps its help to (a terminal's, otherwise)."""
+    env = dict(os.environ)
+    if columns is not None:
+        env["COLUMNS"] = str(columns)
+    done = subprocess.run(
+        [sys.executable, "-m", "site_builder", *args],
+        cwd=folder,
+        env=env,
         capture_output=True,
         text=True,
         timeout=110,

@@ -9,8 +9,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _checking import run_in
-from _tool import article, run, site
+from _tool import article, run, run_in, site
 
 from site_builder import (
     Source,

@@ -6,8 +6,8 @@ import re
 import tempfile
 from pathlib import Path
 
-from _pages_kit import between, page, run_in
-from _tool import SETTINGS, article, run, site
+from _pages_kit import between, page
+from _tool import SETTINGS, article, run, run_in, site
 
 from site_builder import (
     Source,

@@ -1043,8 +1043,9 @@ rules = revision(
             "really returned. A fixture's problem has the subject `fixture MODULE:FUNCTION` "
             "and the line of its `def`; a `verified_output` whose fixture returns something "
             "else is a problem of the revision, at the `verified_output(` line. "
-            "[Fixtures and verified output](/articles/fixtures/) explains what a fixture may do and every way it can fail (an exception, a "
-            "timeout, a value that is not JSON, a write outside its temporary folder, …); "
+            "[Fixtures and verified output](/articles/fixtures/) explains what a fixture "
+            "may do and every way it can fail (an exception, a timeout, a value that is "
+            "not JSON, a write outside its temporary folder, …); "
             "here are the four rules in one module:"
         ),
         code_block(FIXTURES, language="python"),
