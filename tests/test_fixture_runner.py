@@ -520,3 +520,13 @@ def test_differences_missing_key_says_so() -> None:
     (message,) = differences({"retries": 0}, {"effects": 1})
     assert message.startswith("$.retries")
     assert "0" in message
+
+
+def test_a_long_text_that_differs_near_its_end_is_shown_where_it_differs() -> None:
+    # Cut at the same 77 characters, both sides of a late difference would read the same.
+    said = "site-builder: error: invalid choice: 'publish' (choose from 'validate', 'verify', 'build')"
+    (message,) = differences({"says": said}, {"says": said[:-1] + ", 'init')"})
+    printed, returned = message.split("the article prints ", 1)[1].split(", the fixture returns ")
+    assert printed != returned
+    assert printed.startswith("…") and printed.endswith("'build')\"")
+    assert returned.endswith("'build', 'init')\"")

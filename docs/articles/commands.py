@@ -23,7 +23,7 @@ from site_builder import (
     verified_output,
 )
 
-COMMANDS = ("build", "validate", "verify", "revisions", "serve")
+COMMANDS = ("build", "validate", "verify", "revisions", "serve", "init", "new")
 
 EFFECTS = """\
 from site_builder import Source, fixture, paragraph, revision, verified_output
@@ -381,6 +381,23 @@ commands = revision(
                         "--port P": "port (default 8000; 0: any free port)",
                     },
                 },
+                "init": {
+                    "usage": "usage: site-builder init [-h] [--lang {en,ru,ko}] [--root DIR] [DIR]",
+                    "options": {
+                        "-h, --help": "show this help message and exit",
+                        "--lang {en,ru,ko}": "the starter article's and the site's language",
+                        "--root DIR": "the same as DIR",
+                    },
+                },
+                "new": {
+                    "usage": "usage: site-builder new [-h] [--root DIR] [--batch NAME] SLUG",
+                    "options": {
+                        "-h, --help": "show this help message and exit",
+                        "--root DIR": ROOT,
+                        "--batch NAME": "append it to the existing batch articles/NAME.py "
+                        "(default: a new batch module)",
+                    },
+                },
             },
         ),
         paragraph(
@@ -619,6 +636,17 @@ commands = revision(
             "A site that does not build the first time has nothing to serve: `serve` prints "
             "the problems and exits with 1, as the second part above shows."
         ),
+        heading("init and new"),
+        paragraph(
+            "`site-builder init [DIR]` writes a starter site that builds at once — settings, "
+            "an article with a fixture, a figure, a `.gitignore` and a GitHub Actions "
+            "workflow — and refuses, with exit code 2 and nothing written, a folder that "
+            "already holds a site or any file it would write. `site-builder new SLUG` adds "
+            "a revision skeleton whose fixture is a stub that fails until you write it, in a "
+            "new batch module or, with `--batch NAME`, at the end of `articles/NAME.py`; a "
+            "slug that is malformed or already taken exits with 2. "
+            "[Getting started](/articles/getting-started/) shows both at work."
+        ),
         heading("Command lines that are refused"),
         paragraph(
             "A mistake in the command line stops the command before it checks or writes "
@@ -647,7 +675,7 @@ commands = revision(
                     "publish": {
                         "exit": 2,
                         "says": "site-builder: error: argument COMMAND: invalid choice: 'publish' "
-                        "(choose from 'validate', 'verify', 'build', 'serve', 'revisions')",
+                        "(choose from 'validate', 'verify', 'build', 'serve', 'revisions', 'init', 'new')",
                     },
                     "build --out .": {
                         "exit": 2,

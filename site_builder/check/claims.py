@@ -57,12 +57,26 @@ def differences(expected: object, actual: object, path: str = "$") -> Iterator[s
             yield from differences(want, got, f"{path}[{index}]")
     elif type(expected) is not type(actual) or expected != actual:
         # 1, 1.0 and true print differently, so they are different claims.
-        yield f"{path}: the article prints {_show(expected)}, the fixture returns {_show(actual)}"
+        printed, returned = _shown_apart(expected, actual)
+        yield f"{path}: the article prints {printed}, the fixture returns {returned}"
 
 
-def _show(value: object) -> str:
+def _show(value: object, start: int = 0) -> str:
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 80 else text[:77] + "…"
+    if len(text) <= 80:
+        return text
+    head = "…" if start else ""
+    return head + text[start : start + 77] + ("…" if start + 77 < len(text) else "")
+
+
+def _shown_apart(expected: object, actual: object) -> tuple[str, str]:
+    """Both values, cut (when long) around where they first differ, so the difference shows."""
+    printed, returned = json.dumps(expected, ensure_ascii=False), json.dumps(actual, ensure_ascii=False)
+    same = next((n for n, (a, b) in enumerate(zip(printed, returned, strict=False)) if a != b), None)
+    if same is None:
+        same = min(len(printed), len(returned))
+    start = max(0, same - 30) if same > 60 else 0
+    return _show(expected, start), _show(actual, start)
 
 
 def fixture_problems(
