@@ -96,7 +96,7 @@ def test_without_navigation_no_page_has_a_sidebar(tmp_path: Path) -> None:
         ),
         pytest.param(
             '\n[[tool.site_builder.nav]]\nsection = "A"\npages = ["retry-budget"]\n',
-            "pyproject.toml:11: settings: a nav page is a pair [\"slug\", \"link text\"], not 'retry-budget'",
+            'pyproject.toml:11: settings: a nav page is a pair ["slug", "link text"], not \'retry-budget\'',
             id="not-a-pair",
         ),
         pytest.param(
