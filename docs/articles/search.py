@@ -197,9 +197,9 @@ search_page = revision(
             "Pagefind indexes what it finds inside an element marked `data-pagefind-body`, and skips "
             "anything inside an element marked `data-pagefind-ignore`. On an article page, "
             "`article.html` puts `data-pagefind-body` on the `<article>`: the site header, the search "
-            "box, the sidebar of the ordered navigation and the footer are outside it. Inside it, the "
-            "category tags, the table of contents, the note about verified results and the "
-            "previous/next links are marked `data-pagefind-ignore`. The `h1` carries "
+            "box, the sidebar and the previous/next links of the ordered navigation and the footer "
+            "are outside it. Inside it, the category tags, the table of contents and the note about "
+            "verified results are marked `data-pagefind-ignore`. The `h1` carries "
             '`data-pagefind-meta="title"`, so results are titled with the article\'s title rather than '
             "the page's `<title>`. What remains is the title, the date and reading time, and the body "
             "with its sources."
