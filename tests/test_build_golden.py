@@ -7,10 +7,11 @@ entry points are checked here.
 
 What Pygments writes — its token colours in ``theme/style.css`` and the token ``<span>``s
 inside each highlighted ``<pre>`` — changes between Pygments releases (2.17 spells ``#000``
-as ``#000000`` and ``"`` as ``&quot;``; 2.21 changed one colour). The pyproject allows every
-Pygments from 2.17 on, so the golden copy does not pin one: before comparing, those parts
-of the golden copy are written again by the installed Pygments, from the golden copy's own
-code text and the theme's two styles. Everything around them stays byte for byte.
+as ``#000000`` and ``"`` as ``&quot;``; 2.20 and 2.21 differ on ``.highlight .bp``). The
+pyproject allows every Pygments from 2.17 on, so the golden copy does not pin one: before
+comparing, those parts of the golden copy are written again by the installed Pygments, from
+the golden copy's own code text and the theme's two styles. Everything around them stays
+byte for byte.
 """
 
 from __future__ import annotations
