@@ -52,6 +52,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run first. pytest-xdist hands out tests in collection order, so a
+    long test collected late keeps one worker busy alone at the end of a parallel run."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     """True when the run was asked to regenerate the golden copies."""

@@ -133,8 +133,11 @@ def debian_chromium() -> Path:
 def site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """This repository's real site, built once and served on a free port of 127.0.0.1."""
     out = tmp_path_factory.mktemp("browser") / "site"
-    code = cli.main(["build", "--root", str(ROOT), "--out", str(out)])
-    assert code == 0, f"site-builder build --root {ROOT} --out {out} exited with {code}"
+    # --no-cache: the repository's .site-builder-cache/ is the developer's, and parallel
+    # test workers each build this site; none of them may read or write it.
+    argv = ["build", "--root", str(ROOT), "--out", str(out), "--no-cache"]
+    code = cli.main(argv)
+    assert code == 0, f"site-builder {' '.join(argv)} exited with {code}"
     categories = sorted(f"/categories/{p.parent.name}/" for p in (out / "categories").glob("*/index.html"))
     assert categories, "the build wrote no category page"
     pages = _pages_by_type(out, categories)

@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from conftest import HEADER, SETTINGS, MakeSite
 
 REVISIONS = 420  # about 2-3 s of build on a 2-core machine
@@ -169,6 +170,7 @@ def group_alive(process: subprocess.Popen[bytes]) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_a_killed_build_leaves_the_previous_or_the_next_complete_site(tmp_path: Path) -> None:
     root = tmp_path / "site"
     out = new_site(root)
@@ -224,6 +226,7 @@ def test_a_killed_build_leaves_the_previous_or_the_next_complete_site(tmp_path: 
     assert phases["previous kept"] < ROUNDS + AIMED_ROUNDS, f"no kill reached the staging: {summary}"
 
 
+@pytest.mark.slow
 def test_a_build_killed_alone_does_not_break_the_next_build(tmp_path: Path) -> None:
     """``kill -9 PID`` kills the build but not the pagefind it started; that leftover process
     may still be writing into ``.build.new`` when the next build starts. The next build must
