@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from pathlib import Path
 
-from _tool import article, run, site
+from _tool import article, run, run_in, site
 
 from site_builder import (
     Source,
-    code_block,
     data_table,
     fixture,
     heading,
@@ -85,6 +85,25 @@ def content_html_as_written() -> dict:
         "contentHtmlLink": link,
         "pageLink": _attribute(page, r'<a href="([^"]*other[^"]*)"'),
         "checks": {"keptAsWritten": link == "/articles/other/"},
+    }
+
+
+@fixture
+def pages_workflow() -> dict:
+    """The jobs of the workflow init writes, and the steps of its deploy job."""
+    here = Path(tempfile.mkdtemp(prefix="docs-pages-"))
+    ran = run_in(here, "init")
+    text = (here / ".github" / "workflows" / "site.yml").read_text("utf-8") if ran.code == 0 else ""
+    jobs = re.findall(r"^  (\w+):$", text.split("\njobs:\n", 1)[-1], re.MULTILINE)
+    deploy = text.split("\n  deploy:\n", 1)[-1]
+    steps = [m.group(1) for m in re.finditer(r"^\s+(?:- )?((?:uses|run): .+)$", deploy, re.MULTILINE)]
+    return {
+        "jobs": jobs,
+        "deploySteps": steps,
+        "checks": {
+            "initExitsWithZero": ran.code == 0,
+            "deploysWithPagesActions": "uses: actions/deploy-pages@v4" in steps,
+        },
     }
 
 
@@ -174,16 +193,25 @@ deploying = revision(
             "branch with GitHub's own Pages actions. To turn it on, open the repository's "
             "*Settings → Pages* and choose *GitHub Actions* as the source; then set `base_url` "
             "to the address GitHub shows there (a project site's address ends in the "
-            "repository's name). The workflow's deploy job, in short:"
+            "repository's name). Both jobs install site-builder with "
+            '`pip install "site-builder==VERSION"`, pinned to the version that wrote the site; if '
+            "you install it another way — a wheel kept in the repository, a git URL — put that "
+            "requirement on those two lines instead. The workflow's deploy job, in short:"
         ),
-        code_block(
-            """\
-- run: site-builder build
-- uses: actions/upload-pages-artifact@v3
-  with:
-    path: build/
-- uses: actions/deploy-pages@v4""",
-            language="yaml",
+        verified_output(
+            pages_workflow,
+            expected={
+                "jobs": ["validate", "deploy"],
+                "deploySteps": [
+                    "uses: actions/checkout@v4",
+                    "uses: actions/setup-python@v5",
+                    'run: python -m pip install "site-builder==0.1.0"',
+                    "uses: actions/configure-pages@v5",
+                    "run: site-builder build",
+                    "uses: actions/upload-pages-artifact@v3",
+                    "uses: actions/deploy-pages@v4",
+                ],
+            },
         ),
         heading("Any other static host"),
         paragraph(
