@@ -310,3 +310,68 @@ def test_two_fixtures_of_one_name_are_told_apart() -> None:
         ("second:answer", "second:answer", "fixture-second-answer", 1, "#fixture-second-answer"),
         ("first:other", "other", "fixture-other", 1, "#fixture-other"),
     ]
+
+
+OWNER = """\
+from site_builder import Source, fixture, paragraph, revision, verified_output
+
+
+@fixture
+def shared() -> dict:
+    return {"value": 3, "checks": {"isThree": True}}
+
+
+SOURCES = [
+    Source(title="First", url="https://example.org/first", note="one"),
+    Source(title="Second", url="https://example.org/second", note="two"),
+]
+revisions = [
+    revision(
+        slug="owner",
+        title="Owner",
+        categories=["Proofs"],
+        excerpt="Defines the fixture.",
+        published="2024-02-01",
+        body=[paragraph("Three, from here:"), verified_output(shared, expected={"value": 3})],
+        sources=SOURCES,
+    )
+]
+"""
+BORROWER = """\
+from owner import SOURCES, shared
+from site_builder import paragraph, revision, verified_output
+
+revisions = [
+    revision(
+        slug="borrower",
+        title="Borrower",
+        categories=["Proofs"],
+        excerpt="Uses the fixture of another batch.",
+        published="2024-02-02",
+        body=[paragraph("Three, from there:"), verified_output(shared, expected={"value": 3})],
+        sources=SOURCES,
+    )
+]
+"""
+
+
+def test_a_page_using_another_batch_s_fixture_follows_its_def(tmp_path: Path, run_cli: RunCli) -> None:
+    """A batch's cache key covers its own module only: a page showing another batch's fixture
+    is rendered again on every build, so its link never points at a line the def has left."""
+    root = make_site(tmp_path / "site", f'repo_url = "{REPO}"\n')
+    (root / "articles/owner.py").write_text(OWNER, "utf-8")
+    (root / "articles/borrower.py").write_text(BORROWER, "utf-8")
+    page = root / "build/articles/borrower/index.html"
+    assert run_cli(["build", "--root", str(root)]).code == 0
+    assert f"{REPO}/blob/main/articles/owner.py#L5" in page.read_text("utf-8")
+
+    owner = root / "articles/owner.py"
+    owner.write_text(OWNER.replace("@fixture\n", "# two lines\n# down\n@fixture\n"), "utf-8")
+    result = run_cli(["build", "--root", str(root)])
+
+    assert result.code == 0, result.err
+    text = page.read_text("utf-8")
+    assert f"{REPO}/blob/main/articles/owner.py#L7" in text and "owner.py#L5" not in text
+    clean = tmp_path / "clean"
+    assert run_cli(["build", "--root", str(root), "--out", str(clean), "--no-cache"]).code == 0
+    assert text == (clean / "articles/borrower/index.html").read_text("utf-8")

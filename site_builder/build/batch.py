@@ -62,8 +62,10 @@ class Summary:
 
     @property
     def clean(self) -> bool:
-        """Worth keeping: no problems, so nothing depends on a timeout or a retry."""
-        return not self.problems
+        """Worth keeping: no problems, so nothing depends on a timeout or a retry, and no
+        verified output of another batch's fixture (its page links to that fixture's ``def``
+        line, in a file outside this batch's cache key)."""
+        return not self.problems and all(fid.partition(":")[0] == self.name for _, _, fid in self.refs.uses)
 
 
 def summarize(
