@@ -58,6 +58,7 @@ from site_builder.render.feeds import sitemap
 from site_builder.render.highlight import highlight_code
 from site_builder.render.labels import labels
 from site_builder.render.pages import environment, items_from
+from site_builder.render.proofs import proofs_of
 from site_builder.render.revisions_json import dumps, revision_dict
 from site_builder.settings import Settings
 
@@ -684,7 +685,7 @@ def render(texts: Texts) -> Rendered:
         sources_heading={"en": texts.sources_label} if texts.sources_label.strip() else {},
     )
     data = [revision_dict(rev, "batch", site)]
-    items = items_from(data, [0])
+    items = items_from(data, [proofs_of(NO_SITE_TEMPLATES, rev)])
     pages = render_pages(environment(NO_SITE_TEMPLATES), site, items)
     judged = ("/assets/cover.svg", OTHER_SOURCE_URL, SOURCE_URL, *(u for b in body for u in b.urls))  # type: ignore[attr-defined]
     return Rendered(pages, atom_feed(site, items), sitemap(site, items), dumps(data, 2), judged)

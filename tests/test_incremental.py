@@ -364,3 +364,45 @@ def test_joined_files_are_the_same_where_the_kernel_cannot_copy(
     monkeypatch.setattr(os, "copy_file_range", unsupported)
     assert clean_build(site, run_cli, tmp_path / "memory") == expected
     assert len(calls) > N  # every fragment and entry took the other way
+
+
+def _def_line(root: Path, batch: str) -> int:
+    lines = (root / "articles" / f"{batch}.py").read_text("utf-8").splitlines()
+    return lines.index("def checksum() -> dict:") + 1
+
+
+def test_the_marks_follow_repo_url_and_the_line_of_the_fixture_s_def(
+    site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """A verified output's mark links to its fixture's ``def`` line when the site sets
+    ``repo_url``: the setting and the line are inputs of the page."""
+    page = site / "build/articles" / _slug(4) / "index.html"
+    settings = site / "pyproject.toml"
+    built(site, run_cli)
+    assert '<a href="#fixture-checksum">' in page.read_text("utf-8")
+
+    settings.write_text(settings.read_text("utf-8") + 'repo_url = "https://github.com/me/site"\n', "utf-8")
+    built(site, run_cli)
+    line = _def_line(site, "batch_00004")
+    assert f'href="https://github.com/me/site/blob/main/articles/batch_00004.py#L{line}"' in page.read_text(
+        "utf-8"
+    )
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path / "repo_url")
+
+    batch = site / "articles/batch_00004.py"
+    batch.write_text(
+        batch.read_text("utf-8").replace("@fixture\n", "# two lines\n# down\n@fixture\n"), "utf-8"
+    )
+    built(site, run_cli)
+    assert _def_line(site, "batch_00004") == line + 2
+    text = page.read_text("utf-8")
+    assert f"batch_00004.py#L{line + 2}" in text and f"batch_00004.py#L{line}" not in text
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path / "moved")
+
+    settings.write_text(settings.read_text("utf-8").replace("github.com/me", "github.com/you"), "utf-8")
+    built(site, run_cli)
+    assert (
+        f'href="https://github.com/you/site/blob/main/articles/batch_00004.py#L{line + 2}"'
+        in page.read_text("utf-8")
+    )
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path / "another")

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import jinja2
 
-from site_builder.authoring.model import Block
 from site_builder.build.inputs import content_hash
 from site_builder.build.staging import write_file
 from site_builder.build.texts import Texts
@@ -29,6 +28,7 @@ from site_builder.check.rules import Refs, batch_problems
 from site_builder.errors import Problem
 from site_builder.render.feeds import feed_entry
 from site_builder.render.pages import Item, environment, items_from, render_articles
+from site_builder.render.proofs import proofs_of
 from site_builder.render.revisions_json import fragment, revision_dict
 from site_builder.render.template_errors import template_problem
 from site_builder.settings import Project
@@ -62,8 +62,10 @@ class Summary:
 
     @property
     def clean(self) -> bool:
-        """Worth keeping: no problems, so nothing depends on a timeout or a retry."""
-        return not self.problems
+        """Worth keeping: no problems, so nothing depends on a timeout or a retry, and no
+        verified output of another batch's fixture (its page links to that fixture's ``def``
+        line, in a file outside this batch's cache key)."""
+        return not self.problems and all(fid.partition(":")[0] == self.name for _, _, fid in self.refs.uses)
 
 
 def summarize(
@@ -80,11 +82,8 @@ def summarize(
     if outcomes is not None:
         problems += fixture_problems(root, dict(refs.fixtures), outcomes)
     data = tuple(revision_dict(rev, batch.name, settings) for rev in batch.revisions)
-    verified = tuple(
-        sum(isinstance(b, Block) and b.verified is not None for b in rev.body) for rev in batch.revisions
-    )
-    items = items_from(data, verified)
-    listed = tuple(dataclasses.replace(item, content_html="") for item in items)
+    items = items_from(data, [proofs_of(root, rev) for rev in batch.revisions])
+    listed = tuple(dataclasses.replace(item, content_html="", proofs=()) for item in items)
     pages: dict[str, str] | None = None
     scans: dict[str, Scan] = {}
     entries: tuple[bytes, ...] = ()

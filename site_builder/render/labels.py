@@ -47,6 +47,12 @@ class Labels:
     """Link to the previous page in reading order."""
     next: str
     """Link to the next page in reading order."""
+    proof_mark: str
+    """The mark after each verified output; ``{fixture}`` is the fixture's name."""
+    proof_fixtures: str
+    """Heading of the article's list of fixtures; ``{n}`` is how many it lists."""
+    proof_results: str
+    """After a fixture in that list; ``{n}`` is how many outputs of the article it verifies."""
 
 
 _LABELS = {
@@ -68,6 +74,9 @@ _LABELS = {
         navigation="Pages",
         previous="Previous",
         next="Next",
+        proof_mark="verified by fixture {fixture}",
+        proof_fixtures="Fixtures that verify results: {n}",
+        proof_results="verified results: {n}",
     ),
     "ru": Labels(
         contents="Содержание",
@@ -87,6 +96,9 @@ _LABELS = {
         navigation="Страницы",
         previous="Назад",
         next="Далее",
+        proof_mark="проверено фикстурой {fixture}",
+        proof_fixtures="Фикстуры, проверяющие результаты: {n}",
+        proof_results="проверенных результатов: {n}",
     ),
     "ko": Labels(
         contents="목차",
@@ -106,6 +118,9 @@ _LABELS = {
         navigation="페이지",
         previous="이전",
         next="다음",
+        proof_mark="검증한 픽스처: {fixture}",
+        proof_fixtures="결과를 검증하는 픽스처: {n}개",
+        proof_results="검증한 결과: {n}개",
     ),
 }
 
