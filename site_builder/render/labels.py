@@ -47,6 +47,10 @@ class Labels:
     """Link to the previous page in reading order."""
     next: str
     """Link to the next page in reading order."""
+    draft: str
+    """The mark of a draft a build includes (``--drafts``)."""
+    scheduled: str
+    """The mark of a revision published later (``--future``); ``{date}`` is its date."""
 
 
 _LABELS = {
@@ -68,6 +72,8 @@ _LABELS = {
         navigation="Pages",
         previous="Previous",
         next="Next",
+        draft="Draft",
+        scheduled="Scheduled for {date}",
     ),
     "ru": Labels(
         contents="Содержание",
@@ -87,6 +93,8 @@ _LABELS = {
         navigation="Страницы",
         previous="Назад",
         next="Далее",
+        draft="Черновик",
+        scheduled="Запланировано на {date}",
     ),
     "ko": Labels(
         contents="목차",
@@ -106,6 +114,8 @@ _LABELS = {
         navigation="페이지",
         previous="이전",
         next="다음",
+        draft="초안",
+        scheduled="{date} 게시 예정",
     ),
 }
 

@@ -53,6 +53,10 @@ class Item:
     fixtures: tuple[str, ...]
     verified: int
     content_html: str
+    draft: bool = False
+    """An included draft: marked as one."""
+    scheduled: str = ""
+    """The date an included revision is scheduled for, when after the build's date: marked."""
 
 
 def environment(root: Path) -> jinja2.Environment:
@@ -187,6 +191,8 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
         "categories": item.categories,
         "fixtures": item.fixtures,
         "verified_count": item.verified,
+        "draft": item.draft,
+        "scheduled": item.scheduled,
         "body": Markup(focusable_regions(highlight_code(move_under(body, settings.base_path)))),
     }
     return _page(
