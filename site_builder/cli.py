@@ -102,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     _no_cache(revisions)
     for command in (validate, build, serve, revisions):  # what a build publishes
         command.add_argument("--drafts", action="store_true", help="include drafts, marked")
-        command.add_argument("--future", action="store_true", help="include revisions dated later, marked")
+        command.add_argument("--future", action="store_true", help="include scheduled revisions, marked")
     add_commands(commands, _command)
     return parser
 
