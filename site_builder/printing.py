@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem
 
 
@@ -16,6 +17,12 @@ def report(problems: Sequence[Problem]) -> None:
     if problems:
         count = len(problems)
         print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
+
+
+def left_out(omitted: Omitted, lead: str = "left out") -> None:
+    """What a build leaves out (drafts, scheduled revisions) on stderr, if anything."""
+    if (message := omitted.message(lead)) is not None:
+        print(message, file=sys.stderr)
 
 
 def problem_dict(problem: Problem) -> dict[str, object]:

@@ -25,6 +25,7 @@ from site_builder.check.fixture_runs import Outcome
 from site_builder.check.linkcheck import Scan, scan_page
 from site_builder.check.load import Batch
 from site_builder.check.rules import Refs, batch_problems
+from site_builder.check.schedule import Schedule, View, views
 from site_builder.errors import Problem
 from site_builder.render.feeds import feed_entry
 from site_builder.render.pages import Item, environment, items_from, render_articles
@@ -54,6 +55,9 @@ class Summary:
     """The whole objects as they appear inside ``revisions.json``, the Atom entries and the scans."""
     pages: dict[str, str] | None
     """Article pages written to the staging folder: output path → content hash; None when not rendered."""
+    views: tuple[View | None, ...] = ()
+    """How the schedule it was described under showed each revision (None: left out); a
+    kept summary is used again only under a schedule that shows them the same way."""
 
     def data(self) -> list[dict[str, object]]:
         """Its whole ``revisions`` JSON objects, read back from its texts."""
@@ -74,15 +78,19 @@ def summarize(
     outcomes: dict[str, Outcome] | None,
     staging: Path | None,
     spool: Path,
+    schedule: Schedule | None = None,
 ) -> Summary:
     """Judge, describe and (with ``staging``) render one loaded batch; its long texts go
-    to the file ``spool``."""
+    to the file ``spool``. Only the revisions ``schedule`` publishes are described and
+    rendered (all of them, unmarked, without one); every one is judged."""
     root, settings = project.root, project.settings
     problems, refs = batch_problems(root, settings, batch)
     if outcomes is not None:
         problems += fixture_problems(root, dict(refs.fixtures), outcomes)
-    data = tuple(revision_dict(rev, batch.name, settings) for rev in batch.revisions)
-    items = items_from(data, [proofs_of(root, rev) for rev in batch.revisions])
+    seen = views(schedule, refs.timings)
+    shown = [(rev, view) for rev, view in zip(batch.revisions, seen, strict=True) if view is not None]
+    data = tuple(revision_dict(rev, batch.name, settings) for rev, _ in shown)
+    items = _marked(items_from(data, [proofs_of(root, rev) for rev, _ in shown]), [view for _, view in shown])
     listed = tuple(dataclasses.replace(item, content_html="", proofs=()) for item in items)
     pages: dict[str, str] | None = None
     scans: dict[str, Scan] = {}
@@ -101,7 +109,16 @@ def summarize(
         list_key=content_hash(repr(listed).encode("utf-8", "surrogatepass")),
         texts=Texts.write(spool, joined_data, entries, scans),
         pages=pages,
+        views=seen,
     )
+
+
+def _marked(items: list[Item], shown: list[View]) -> list[Item]:
+    """Items marked as their schedule views say (a draft, scheduled for a date)."""
+    return [
+        dataclasses.replace(item, draft=draft, scheduled=scheduled) if draft or scheduled else item
+        for item, (draft, scheduled) in zip(items, shown, strict=True)
+    ]
 
 
 def _render(

@@ -19,6 +19,7 @@ from site_builder.authoring.escaping import forbidden_character, urls_in_html
 from site_builder.authoring.model import Block, CallSite, Flaw, Revision
 from site_builder.check.claims import Claim, as_json
 from site_builder.check.load import Batch, fixture_id, relative_to_root
+from site_builder.check.schedule import Timing
 from site_builder.check.site_layout import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
@@ -49,6 +50,9 @@ class Refs:
     """Every ``verified_output`` block; only the sound ones are judged against their fixture."""
     fixtures: tuple[tuple[str, CallSite], ...]
     """The fixtures the batch defines: id, and the line of its ``def``."""
+    timings: tuple[Timing, ...] = ()
+    """Every revision's draft flag, date and categories, in list order (as ``slugs``): what
+    decides whether a build publishes it."""
 
 
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
@@ -81,7 +85,8 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     for fid, fx in fixtures.items():
         problems += [_problem(root, f.site, f"fixture {fid}", f.rule, f.message) for f in fx.flaws]
     defined = tuple((fid, fx.site) for fid, fx in fixtures.items())
-    refs = Refs(tuple(slugs), tuple(categories), tuple(links), tuple(uses), tuple(claims), defined)
+    timings = tuple(Timing(rev.draft, rev.published, rev.categories) for rev in batch.revisions)
+    refs = Refs(tuple(slugs), tuple(categories), tuple(links), tuple(uses), tuple(claims), defined, timings)
     return problems, refs
 
 

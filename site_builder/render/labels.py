@@ -53,6 +53,10 @@ class Labels:
     """Heading of the article's list of fixtures; ``{n}`` is how many it lists."""
     proof_results: str
     """After a fixture in that list; ``{n}`` is how many outputs of the article it verifies."""
+    draft: str
+    """The mark of a draft a build includes (``--drafts``)."""
+    scheduled: str
+    """The mark of a revision published later (``--future``); ``{date}`` is its date."""
 
 
 _LABELS = {
@@ -77,6 +81,8 @@ _LABELS = {
         proof_mark="verified by fixture {fixture}",
         proof_fixtures="Fixtures that verify results: {n}",
         proof_results="verified results: {n}",
+        draft="Draft",
+        scheduled="Scheduled for {date}",
     ),
     "ru": Labels(
         contents="Содержание",
@@ -99,6 +105,8 @@ _LABELS = {
         proof_mark="проверено фикстурой {fixture}",
         proof_fixtures="Фикстуры, проверяющие результаты: {n}",
         proof_results="проверенных результатов: {n}",
+        draft="Черновик",
+        scheduled="Запланировано на {date}",
     ),
     "ko": Labels(
         contents="목차",
@@ -121,6 +129,8 @@ _LABELS = {
         proof_mark="검증한 픽스처: {fixture}",
         proof_fixtures="결과를 검증하는 픽스처: {n}개",
         proof_results="검증한 결과: {n}개",
+        draft="초안",
+        scheduled="{date} 게시 예정",
     ),
 }
 

@@ -56,6 +56,10 @@ class Item:
     content_html: str
     proofs: tuple[Proof, ...] = ()
     """Its ``verified_output`` blocks, for the marks on its page (empty in lists)."""
+    draft: bool = False
+    """An included draft: marked as one."""
+    scheduled: str = ""
+    """The date an included revision is scheduled for, when after the build's date: marked."""
 
 
 def environment(root: Path) -> jinja2.Environment:
@@ -194,6 +198,8 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
         "fixtures": item.fixtures,
         "verified_count": item.verified,
         "proofs": tuple(proofs.values()),
+        "draft": item.draft,
+        "scheduled": item.scheduled,
         "body": Markup(focusable_regions(highlight_code(move_under(body, settings.base_path)))),
     }
     return _page(
