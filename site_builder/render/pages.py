@@ -15,6 +15,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from site_builder.check.page_ids import RESERVED_IDS
 from site_builder.check.site_layout import article_url, category_slug, category_url, under
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
@@ -23,9 +24,6 @@ from site_builder.render.navigation import nav_rank, site_nav
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
-
-# Ids the templates use themselves; headings never take them.
-_RESERVED_IDS = frozenset({"main", "search", "toc-heading", "verified-heading"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +175,7 @@ def _categories(items: Sequence[Item]) -> list[tuple[CategoryLink, list[Item]]]:
 
 
 def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
-    body, toc = add_heading_ids(item.content_html, _RESERVED_IDS)
+    body, toc = add_heading_ids(item.content_html, RESERVED_IDS)
     view = {
         "title": item.title,
         "published": item.published,
