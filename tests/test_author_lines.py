@@ -298,3 +298,81 @@ def test_a_fault_made_by_a_package_template_names_the_package_file() -> None:
     base = (Path(__file__).parent.parent / "site_builder/templates/base.html").read_text("utf-8")
     line = next(n for n, text in enumerate(base.splitlines(), 1) if 'url("/categories/")' in text)
     assert found == ("site_builder/templates/base.html", line, "template")
+
+
+def test_an_id_a_site_template_writes_may_be_linked_to(make_site: MakeSite, run_cli: RunCli) -> None:
+    article = (Path(__file__).parent.parent / "site_builder/templates/article.html").read_text("utf-8")
+    comments = article.replace("</article>", '<section id="comments"></section>\n</article>')
+    root = make_site(
+        {
+            "templates/article.html": comments,
+            "articles/post.py": """\
+                from site_builder import Source, paragraph, revision
+                A = Source(title="A", url="https://a.example/", note="a")
+                B = Source(title="B", url="https://b.example/", note="b")
+                revisions = [revision(
+                    slug="post", title="Post", categories=["x"], excerpt="e", published="2024-01-01",
+                    body=[paragraph("Read [the comments](#comments), not [these](#coments)."),
+                          paragraph("Or [the other page's](/articles/other/#comments).")],
+                    sources=[A, B],
+                ), revision(
+                    slug="other", title="Other", categories=["x"], excerpt="e", published="2024-01-02",
+                    body=[paragraph("Enough words to pass the tiny limit of this site.")],
+                    sources=[A, B],
+                )]
+            """,
+        }
+    )
+
+    result = run_cli(["validate", "--root", str(root)])
+
+    assert result.err.splitlines() == [
+        "articles/post.py:6: post: '#coments': no element with id 'coments' on /articles/post/",
+        "1 problem found",
+    ]
+
+
+LINKS = [
+    # link as written, its problem ("" when it resolves)
+    ("#", ""),
+    ("#here", ""),
+    ("#main", ""),  # the page template's own
+    ("#sources", ""),  # the sources section's heading
+    ("#Here", "'#Here': no element with id 'Here' on /articles/post/; did you mean '#here'?"),
+    ("/articles/post/index.html#here", ""),
+    ("/articles/post/index.html#gone",
+     "'/articles/post/index.html#gone': no element with id 'gone' on /articles/post/"),
+    ("/#search", ""),
+    ("/categories/#main", ""),
+    ("/categories/#x", "'/categories/#x': no element with id 'x' on /categories/"),
+    ("/feed.xml#x", ""),  # not a page: no ids to check
+    ("/articles/none/#x", "'/articles/none/#x' is neither a file under assets/ nor a page of the site"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("link", "problem"), LINKS, ids=[link for link, _ in LINKS])
+def test_a_fragment_link_resolves_or_is_reported_once(
+    link: str, problem: str, make_site: MakeSite, run_cli: RunCli
+) -> None:
+    root = make_site(
+        {
+            "articles/post.py": f"""\
+                from site_builder import Markup, Source, heading, paragraph, revision
+                A = Source(title="A", url="https://a.example/", note="a")
+                B = Source(title="B", url="https://b.example/", note="b")
+                revisions = [revision(
+                    slug="post", title="Post", categories=["x"], excerpt="e", published="2024-01-01",
+                    body=[heading("Here"), paragraph("Enough words to pass the tiny limit."),
+                          Markup('<p><a href="{link}">a link</a></p>')],
+                    sources=[A, B],
+                )]
+            """
+        }
+    )
+
+    result = run_cli(["validate", "--root", str(root)])
+
+    if problem:  # at the body= line: the link is in trusted HTML, not in a helper call
+        assert result.err.splitlines() == [f"articles/post.py:6: post: {problem}", "1 problem found"]
+    else:
+        assert result.code == 0, result.err

@@ -77,8 +77,8 @@ def fragment_problems(
     is left to the link rules."""
     known: dict[str, tuple[set[str], list[str]]] = {}
     for link in links:
-        if link.page not in pages:
-            continue
+        if link.page not in pages or not link.page.endswith(("/", ".html")):
+            continue  # no such page (another rule says so), or not HTML (a feed has no ids)
         if link.page not in known:
             known[link.page] = _page_ids(link.page, articles, templates)
         ids, suggested = known[link.page]

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from site_builder.check.linkcheck import OPAQUE, TAG, URL_ATTRS, attributes, blank, tag_faults
+from site_builder.check.load import relative_to_root
 from site_builder.check.site_layout import resolves, site_relative, under
 from site_builder.errors import Problem
 
@@ -77,6 +78,15 @@ class Template:
             if value is not None and not _stand_ins(value):
                 found.add(value)
         return found
+
+
+def shown(root: Path, path: str | Path) -> str:
+    """How a problem names a template file: ``templates/NAME`` for a site's own,
+    ``site_builder/templates/NAME`` for the package's."""
+    resolved = Path(path).resolve()
+    if resolved.is_relative_to(PACKAGE_FOLDER):
+        return f"{PACKAGE_SHOWN}/{resolved.relative_to(PACKAGE_FOLDER).as_posix()}"
+    return relative_to_root(root, resolved)
 
 
 def page_template(page: str) -> str:
