@@ -376,3 +376,24 @@ def test_a_fragment_link_resolves_or_is_reported_once(
         assert result.err.splitlines() == [f"articles/post.py:6: post: {problem}", "1 problem found"]
     else:
         assert result.code == 0, result.err
+
+
+def test_a_template_tag_whose_attributes_depend_on_the_page_is_left_to_the_rendered_check(
+    tmp_path: Path, run_cli: RunCli
+) -> None:
+    root = tmp_path / "site"
+    shutil.copytree(SITES / "valid_basic", root)
+    (root / "templates").mkdir()
+    (root / "templates/404.html").write_text(
+        '{% extends "base.html" %}\n{% block main %}\n'
+        '<img src="{{ url(\'/assets/retry/cover.svg\') }}" {% if true %}alt="A cover"{% endif %}>\n'
+        "<img src=\"{{ url('/assets/retry/cover.svg') }}\" {{ 'alt=\"A cover\"' | safe }}>\n"
+        '<a href="https://example.org/" {% if true %}target="_blank" rel="noopener noreferrer"'
+        "{% endif %}>x</a>\n"
+        "{% endblock %}\n",
+        "utf-8",
+    )
+
+    assert run_cli(["validate", "--root", str(root)]).code == 0
+    built = run_cli(["build", "--root", str(root)])
+    assert built.code == 0, built.err

@@ -41,6 +41,7 @@ _URL_CALL = re.compile(r"""-?\s*url\(\s*(["'])([^"'{}<>]*)\1\s*\)\s*-?""")
 _REFERENCE = re.compile(r"""\{%-?\s*(?:extends|include|import|from)\s+(["'])([^"']+)\1""")
 _NEWLINE = re.compile("\n")
 _STAND_IN = re.compile(f"{_UNKNOWN}([^{_END}]*){_END}|{_STATEMENT}")
+_URL_LIKE = re.compile(r"[^\s\"'<>=`{}\ue000-\ue004]+")
 _STRING = re.compile(r"'([^'\\]*)'|\"([^\"\\]*)\"")
 
 
@@ -53,7 +54,8 @@ class Tag:
     values: dict[str, str]
     """Its attributes, with the stand-ins for what only rendering knows."""
     uncertain: bool
-    """It holds a ``{% … %}``: which attributes it has depends on the page."""
+    """Which attributes it has depends on the page (it holds a ``{% … %}``, or a ``{{ … }}``
+    in place of an attribute)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +172,11 @@ def _read(path: Path, name: str, shown: str, *, own: bool) -> Template:
         name_, raw = match.group(1).lower(), match.group(2)
         if name_ in URL_ATTRS or "id" in raw:
             line = bisect.bisect_left(newlines, match.start()) + 1
-            tags.append(Tag(line, name_, attributes(raw), _STATEMENT in raw))
+            values = attributes(raw)
+            # A {% … %}, or a {{ … }} standing where an attribute would: which attributes it has
+            # depends on the page.
+            uncertain = _STATEMENT in raw or any(_UNKNOWN in key for key in values)
+            tags.append(Tag(line, name_, values, uncertain))
     return Template(name, shown, own, tuple(tags), references)
 
 
@@ -185,7 +191,8 @@ def _stand_in(match: re.Match[str]) -> str:
     call = _URL_CALL.fullmatch(match.group(1))
     if call:
         return _SITE_PATH + call.group(2) + newlines
-    hints = _HINT.join(a or b for a, b in _STRING.findall(match.group(1)) if a or b)
+    # Only what a URL may hold: a hint never breaks the tag it stands in.
+    hints = _HINT.join(h for a, b in _STRING.findall(match.group(1)) if _URL_LIKE.fullmatch(h := a or b))
     return _UNKNOWN + hints + _END + newlines
 
 
