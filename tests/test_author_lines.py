@@ -189,15 +189,23 @@ RENDERED = [
 ]  # fmt: skip
 
 
-def test_what_only_the_rendered_page_shows_is_reported_at_the_template_line(
-    tmp_path: Path, run_cli: RunCli
-) -> None:
+def with_templates(tmp_path: Path, templates: dict[str, str]) -> Path:
+    """A copy of the valid basic site with ``templates`` (name → text) of its own."""
     root = tmp_path / "site"
     shutil.copytree(SITES / "valid_basic", root)
     (root / "templates").mkdir()
-    (root / "templates/404.html").write_text(RENDERED_404, "utf-8")
+    for name, text in templates.items():
+        (root / "templates" / name).write_text(text, "utf-8")
+    return root
+
+
+def test_what_only_the_rendered_page_shows_is_reported_at_the_template_line(
+    tmp_path: Path, run_cli: RunCli
+) -> None:
     card = CARD.splitlines(keepends=True)
-    (root / "templates/_card.html").write_text("".join([*card[:2], COMMENTS, *card[2:]]), "utf-8")
+    root = with_templates(
+        tmp_path, {"404.html": RENDERED_404, "_card.html": "".join([*card[:2], COMMENTS, *card[2:]])}
+    )
 
     checked = run_cli(["validate", "--root", str(root)])
     built = run_cli(["build", "--root", str(root)])
@@ -381,18 +389,15 @@ def test_a_fragment_link_resolves_or_is_reported_once(
 def test_a_template_tag_whose_attributes_depend_on_the_page_is_left_to_the_rendered_check(
     tmp_path: Path, run_cli: RunCli
 ) -> None:
-    root = tmp_path / "site"
-    shutil.copytree(SITES / "valid_basic", root)
-    (root / "templates").mkdir()
-    (root / "templates/404.html").write_text(
+    page = (
         '{% extends "base.html" %}\n{% block main %}\n'
         '<img src="{{ url(\'/assets/retry/cover.svg\') }}" {% if true %}alt="A cover"{% endif %}>\n'
         "<img src=\"{{ url('/assets/retry/cover.svg') }}\" {{ 'alt=\"A cover\"' | safe }}>\n"
         '<a href="https://example.org/" {% if true %}target="_blank" rel="noopener noreferrer"'
         "{% endif %}>x</a>\n"
-        "{% endblock %}\n",
-        "utf-8",
+        "{% endblock %}\n"
     )
+    root = with_templates(tmp_path, {"404.html": page})
 
     assert run_cli(["validate", "--root", str(root)]).code == 0
     built = run_cli(["build", "--root", str(root)])
