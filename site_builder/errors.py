@@ -25,9 +25,9 @@ class Problem:
     path: str
     """File relative to the site root, with forward slashes."""
     line: int
-    """1-based line of the revision, helper call, fixture ``def`` or setting."""
+    """1-based line of the field, helper call, fixture ``def``, setting or template tag."""
     subject: str
-    """The revision slug, ``fixture MODULE:FUNCTION``, ``batch MODULE`` or ``settings``."""
+    """The revision slug, ``fixture MODULE:FUNCTION``, ``batch MODULE``, ``settings`` or ``template``."""
     rule: str
     """A short stable name of the rule, for machine-readable output."""
     message: str

@@ -3,8 +3,10 @@
 Installed with the package (entry point ``pytest11``). In a site, every batch
 module under the articles folder becomes a collector whose items are the
 batch's revisions (named by slug: ``pytest -k my-slug``) and fixtures (named
-by id). A failing item shows the same ``PATH:LINE: SUBJECT: message`` lines
-as the command line. Outside a site the plugin collects nothing.
+by id); the first batch also holds the ``settings`` item and, when the site has
+a ``templates/`` folder, the ``templates`` item. A failing item shows the same
+``PATH:LINE: SUBJECT: message`` lines as the command line. Outside a site the
+plugin collects nothing.
 
 The site is loaded the way every command loads it, each batch in a worker process
 (:func:`site_builder.build.site_check.check_site`), so a batch that ends its process
@@ -79,6 +81,9 @@ class BatchFile(pytest.File):
         if self.path.stem == min(p.stem for p in self.path.parent.glob("*.py") if not p.name.startswith("_")):
             settings = [p for p in problems if p.subject == "settings"]
             yield ProblemsItem.from_parent(self, name="settings", problems=settings)
+            if (judged.project.root / "templates").is_dir():  # the site's own templates, judged as text
+                own = [p for p in problems if p.subject == "template"]
+                yield ProblemsItem.from_parent(self, name="templates", problems=own)
         if batch is not None:
             yield from self._items(judged, batch)
 

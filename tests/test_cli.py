@@ -132,11 +132,13 @@ def test_validate_problems_exit_1_with_every_line_on_stderr(bad_site: Path, run_
     assert result.code == 1
     assert result.out == ""
     lines = [x for x in result.err.splitlines() if re.match(r"^[^:\s]+:\d+: ", x)]
-    revision_line = line_of(BAD, "revisions = [revision(")
+    slug_line = line_of(BAD, 'slug="Bad Slug"')
     bad = [x for x in lines if x.startswith("articles/bad.py:")]
-    # Slug, date, scheme and the number of sources: all reported in one run.
+    # Slug, date, scheme and the number of sources: all reported in one run, each at its field.
     assert len(bad) >= 4, result.err
-    assert any(x.startswith(f"articles/bad.py:{revision_line}: Bad Slug: ") for x in bad)
+    assert f"articles/bad.py:{slug_line}: Bad Slug: slug 'Bad Slug' must be 3 to 120 characters" in result.err
+    sources_line = line_of(BAD, "sources=[Source(")
+    assert f"articles/bad.py:{sources_line}: Bad Slug: cites 1 source; at least 2 are required" in result.err
     fixture_line = line_of(FAILING_FIXTURE, "def failing")
     assert any(x.startswith(f"articles/lab.py:{fixture_line}: fixture lab:failing: ") for x in lines)
     assert "Traceback" not in result.err

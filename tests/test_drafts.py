@@ -409,7 +409,7 @@ def test_the_same_source_date_epoch_gives_the_same_bytes(
 LINKING = MAIN.replace(
     'body=[paragraph("Enough words for the published note, visible to all.")],',
     'body=[paragraph("Enough words for the published note, visible to all."),\n'
-    f'          paragraph("See [the draft](/articles/{DRAFT}/), [later](/articles/{LATER}/#top)"\n'
+    f'          paragraph("See [the draft](/articles/{DRAFT}/), [later](/articles/{LATER}/#main)"\n'
     '                    " and [its category](/categories/drafts-only/).")],',
 )
 
@@ -425,7 +425,7 @@ def test_a_link_to_a_left_out_revision_is_a_problem_at_its_line(make_site: MakeS
     gone = "which this build leaves out"
     assert result.err.splitlines()[:3] == [
         f"{at} '/articles/{DRAFT}/' links to '{DRAFT}', {gone} (a draft); --drafts includes it",
-        f"{at} '/articles/{LATER}/#top' links to '{LATER}', {gone} (scheduled for {DUE});"
+        f"{at} '/articles/{LATER}/#main' links to '{LATER}', {gone} (scheduled for {DUE});"
         " --future includes it",
         f"{at} '/categories/drafts-only/' links to the page of category 'Drafts only', {gone}"
         " (it lists only left-out revisions); --drafts includes it",
@@ -438,7 +438,7 @@ def test_a_link_to_a_left_out_revision_is_a_problem_at_its_line(make_site: MakeS
 
 def test_the_flags_that_include_the_target_make_the_link_good(make_site: MakeSite, run_cli: RunCli) -> None:
     root = make_site(
-        {"articles/main.py": LINKING.replace("#top", ""), "articles/later.py": FILES["articles/later.py"]}
+        {"articles/main.py": LINKING.replace("#main", ""), "articles/later.py": FILES["articles/later.py"]}
     )
 
     assert run_cli(["validate", "--root", str(root), "--drafts", "--future"]).code == 0

@@ -9,8 +9,9 @@ links, index, swap the new site in whole and remember what it learned:
    into the staging folder (all in :func:`site_builder.build.batch.summarize`);
 5. judge the site as a whole: unique slugs, link targets, claims against outcomes;
 6. render the rest (lists, sitemap, feed, ``revisions.json``) and stage it;
-7. check the links of every staged page; 8. finish the search index (each shard
-   was started as soon as its last batch was staged, while step 1 still ran);
+7. check the links of every staged page (a fault there is a template's, reported at
+   the template's line); 8. finish the search index (each shard was started as soon as
+   its last batch was staged, while step 1 still ran);
 9. swap the staging folder in; 10. remember, for the next build.
 """
 
@@ -35,6 +36,7 @@ from site_builder.build.workers import Job
 from site_builder.build.written import Written, stats
 from site_builder.check.linkcheck import Scan, check_scanned
 from site_builder.check.schedule import Omitted, Window
+from site_builder.check.templates import Templates
 from site_builder.errors import Problem, SiteBuilderError
 from site_builder.search.indexing import Index, Indexing
 from site_builder.search.pagefind import SCRIPT, UI_FILES
@@ -218,7 +220,12 @@ def _check_links(run: _Build, staged: Staged, *, keep: bool) -> _Links:
     pages = staged.pages
     only = to_check(last, context, pages)
     base_path = plan.project.settings.base_path
-    problems = check_scanned(scanned, files, plan.target.name, only, base_path=base_path)
+    templates = Templates(plan.project.root)
+
+    def locate(page: str, rule: str, tag: str, url: str) -> tuple[str, int, str]:
+        return templates.locate(page, rule, tag, url, base_path)
+
+    problems = check_scanned(scanned, files, locate, only, base_path=base_path)
     memory = (
         links_after(last, only, scanned, files, pages, plan.inputs.key, context, base_path=base_path)
         if keep

@@ -15,6 +15,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from site_builder.check.page_ids import RESERVED_IDS
 from site_builder.check.site_layout import article_url, category_slug, category_url, under
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
@@ -24,9 +25,6 @@ from site_builder.render.proofs import Proof, fixture_entries, mark_proofs
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
-
-# Ids the templates use themselves; headings never take them.
-_RESERVED_IDS = frozenset({"main", "search", "toc-heading", "verified-heading", "fixtures"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +185,7 @@ def _categories(items: Sequence[Item]) -> list[tuple[CategoryLink, list[Item]]]:
 def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
     proofs = fixture_entries(settings, item.proofs)
     marked = mark_proofs(item.content_html, item.proofs, proofs, labels(item.lang).proof_mark)
-    body, toc = add_heading_ids(marked, _RESERVED_IDS | {entry.anchor for entry in proofs.values()})
+    body, toc = add_heading_ids(marked, RESERVED_IDS | {entry.anchor for entry in proofs.values()})
     view = {
         "title": item.title,
         "published": item.published,
