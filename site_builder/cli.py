@@ -22,9 +22,9 @@ from site_builder import __version__
 from site_builder.build.plan import plan_build
 from site_builder.build.reuse import Reuse
 from site_builder.build.store import CACHE_DIR
-from site_builder.errors import SiteBuilderError, UsageError
+from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
 from site_builder.printing import annotation, out, problem_dict, report
-from site_builder.settings import Project, find_root
+from site_builder.settings import PYPROJECT, Project, find_root, holds_site
 from site_builder.starter.commands import add_commands
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # init makes a site, so it is the one command that does not read one first.
         code: int = args.handler(args, Project.read(_root(args.root))) if args.site else args.handler(args)
     except UsageError as exc:
-        print(f"site-builder: {exc}", file=sys.stderr)
+        print("".join(f"site-builder: {line}\n" for line in str(exc).splitlines()), end="", file=sys.stderr)
         return 2
     except SiteBuilderError as exc:
         print(f"site-builder: {exc}", file=sys.stderr)
@@ -83,30 +83,38 @@ def _parser() -> argparse.ArgumentParser:
     )
     build.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: output_dir setting)")
     build.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: one per core)")
-    for command in (validate, build):
-        _no_cache(command)
+    _no_cache(
+        build, f"neither read nor write {CACHE_DIR}/: load every batch, run every fixture, render every page"
+    )
+    _no_cache(
+        validate, f"do not read {CACHE_DIR}/ (validate never writes it): load every batch, run every fixture"
+    )
 
     serve = _command(commands, "serve", "build, serve on 127.0.0.1, rebuild and reload on change", _serve)
     serve.add_argument(
-        "--port", type=int, default=8000, metavar="P", help="port (default 8000; 0: any free port)"
+        "--port", type=_port, default=8000, metavar="P", help="port (default 8000; 0: any free port)"
     )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar="H",
+        help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: every address, "
+        "to open the site from a phone on the same network)",
+    )
+    serve.set_defaults(site=False)  # it reads the site itself, once Ctrl-C stops it cleanly
 
     revisions = _command(commands, "revisions", "print the revisions as JSON for importers", _revisions)
     revisions.add_argument("--slug", action="append", metavar="S", help="only this slug (repeatable)")
     revisions.add_argument(
         "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
     )
-    _no_cache(revisions)
+    _no_cache(revisions, f"do not read {CACHE_DIR}/ (revisions never writes it): load every batch")
     add_commands(commands, _command)
     return parser
 
 
-def _no_cache(command: argparse.ArgumentParser) -> None:
-    command.add_argument(
-        "--no-cache",
-        action="store_true",
-        help=f"neither read nor write {CACHE_DIR}/ (load every batch, run every fixture)",
-    )
+def _no_cache(command: argparse.ArgumentParser, help_: str) -> None:
+    command.add_argument("--no-cache", action="store_true", help=help_)
 
 
 def _command(
@@ -123,6 +131,13 @@ def _command(
     return sub
 
 
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("must be 0 to 65535")
+    return value
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -135,6 +150,8 @@ def _root(given: Path | None) -> Path:
         return find_root(Path.cwd())
     if not given.is_dir():
         raise UsageError(f"--root {given}: not a folder")
+    if not holds_site(given):
+        raise UsageError(f"--root {given}: no {PYPROJECT} with [tool.site_builder] in this folder")
     return given
 
 
@@ -154,10 +171,11 @@ def _validate(args: argparse.Namespace, project: Project) -> int:
         out("".join(annotation(p) + "\n" for p in checked.problems))
     else:
         report(checked.problems)
-    if not checked.problems:
+    failed = errors_in(checked.problems)
+    if not failed:
         revisions, fixtures = checked.revisions, len(checked.outcomes)
         print(f"ok: {revisions} revisions valid, {fixtures} fixtures passed", file=sys.stderr)
-    return 1 if checked.problems else 0
+    return 1 if failed else 0
 
 
 def _build(args: argparse.Namespace, project: Project) -> int:
@@ -165,6 +183,7 @@ def _build(args: argparse.Namespace, project: Project) -> int:
     plan = plan_build(project, args.out, cache=not args.no_cache)
     last = plan.unchanged
     if last is not None:
+        report(last.warnings)
         _summary(True, last.revisions, last.pages, started)
         return 0
     from site_builder.build.pipeline import build
@@ -175,6 +194,7 @@ def _build(args: argparse.Namespace, project: Project) -> int:
         report(built.problems)
         print("nothing was written; the previous site is untouched", file=sys.stderr)
         return 1
+    report(built.warnings)
     _summary(built.unchanged, built.revisions, built.pages, started)
     return 0
 
@@ -197,21 +217,44 @@ def _progress() -> Iterator[Report]:
         yield lambda step: status.update(step)
 
 
-def _serve(args: argparse.Namespace, project: Project) -> int:
+def _serve(args: argparse.Namespace) -> int:
     from site_builder.serve import serve
 
-    # SIGTERM stops serve as cleanly as Ctrl-C does: the temporary site is removed.
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        serve(project, args.port, lambda text: print(text, file=sys.stderr, flush=True))
-    except OSError as exc:
-        raise UsageError(f"cannot serve on port {args.port}: {exc.strerror}") from exc
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    # SIGTERM stops serve as Ctrl-C does, at any moment (reading the site, the first build,
+    # serving): the temporary site is removed, and nothing but what serve said is printed.
+    with _interruptible():
+        try:
+            serve(Project.read(_root(args.root)), args.port, say, host=args.host)
+        except KeyboardInterrupt:
+            pass
+        except OSError as exc:
+            raise UsageError(f"cannot serve on {args.host} port {args.port}: {exc.strerror or exc}") from exc
     return 0
 
 
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    """SIGINT and SIGTERM raise KeyboardInterrupt once; a second one ends the process at once.
+    A signal the process was started to ignore (``nohup``, a shell's background job) stays ignored."""
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {each: signal.getsignal(each) for each in stops}
+    for each in stops:
+        if previous[each] != signal.SIG_IGN:
+            signal.signal(each, _interrupt)
+    try:
+        yield
+    finally:
+        for each, handler in previous.items():
+            signal.signal(each, handler)
+
+
 def _interrupt(_signum: int, _frame: object) -> None:
+    for each in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(each) == _interrupt:  # the cleanup under way may be cut short, not repeated
+            signal.signal(each, signal.SIG_DFL)
     raise KeyboardInterrupt
 
 
@@ -256,14 +299,17 @@ def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) ->
     from site_builder.render.revisions_json import dumps
 
     checked = check_site(project, run=False, spool=spool, reuse=_reuse(project, args))
-    if checked.problems:
-        report(checked.problems)
+    report(checked.problems)
+    if errors_in(checked.problems):
         return 1
     slugs = {item.slug for part in checked.summaries for item in part.items}
-    missing = [s for s in args.slug or () if s not in slugs]
+    missing = [
+        f"no revision with slug {s}{did_you_mean(s, slugs, CLOSE_IDS)}"
+        for s in args.slug or ()
+        if s not in slugs
+    ]
     if missing:
-        print(f"site-builder: no revision with slug {', '.join(missing)}", file=sys.stderr)
-        return 1
+        raise UsageError("\n".join(missing))
     if args.slug is None and args.indent == 2:  # kept as text with each batch: streamed as it is
         buffer = getattr(sys.stdout, "buffer", None)
         if buffer is None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 from site_builder.authoring.escaping import NOT_XML
-from site_builder.errors import Problem, UsageError
+from site_builder.errors import Problem, UsageError, did_you_mean
 
 PYPROJECT = "pyproject.toml"
 _TABLE = re.compile(r"^\[tool\.site_builder[\].]", re.MULTILINE)
@@ -141,10 +141,18 @@ class Project:
 def find_root(start: Path) -> Path:
     """The nearest folder upward from ``start`` with a site's ``pyproject.toml``."""
     for folder in (start, *start.parents):
-        candidate = folder / PYPROJECT
-        if candidate.is_file() and _TABLE.search(candidate.read_text("utf-8", errors="replace")):
+        if holds_site(folder):
             return folder
     raise UsageError(f"no {PYPROJECT} with [tool.site_builder] in {start} or above; use --root DIR")
+
+
+def holds_site(folder: Path) -> bool:
+    """Whether ``folder`` has a ``pyproject.toml`` with a ``[tool.site_builder]`` table."""
+    candidate = folder / PYPROJECT
+    try:
+        return candidate.is_file() and bool(_TABLE.search(candidate.read_text("utf-8", errors="replace")))
+    except OSError as exc:
+        raise UsageError(f"cannot read {candidate}: {exc.strerror}") from exc
 
 
 def load_settings(root: Path) -> tuple[Settings, list[Problem]]:
@@ -171,7 +179,9 @@ def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[P
         line = _line_of(lines, key)
         expected = _TYPES.get(key)
         if expected is None:
-            problems.append(_problem(line, "settings-unknown", f"unknown key {key!r}"))
+            problems.append(
+                _problem(line, "settings-unknown", f"unknown key {key!r}{did_you_mean(key, _TYPES)}")
+            )
         elif key == "nav" and isinstance(value, list):
             nav, found = _nav(value, lines)
             problems.extend(found)
@@ -210,9 +220,8 @@ def _nav(value: list[object], lines: list[str]) -> tuple[tuple[NavSection, ...],
     problems: list[Problem] = []
     for index, table in enumerate(value):
         start = headers[index] if index < len(headers) else _line_of(lines, "nav")
-        if not isinstance(table, dict) or set(table) != {"section", "pages"}:
-            message = "each [[tool.site_builder.nav]] needs exactly a 'section' title and a 'pages' list"
-            problems.append(_problem(start, "settings-nav", message))
+        if not isinstance(table, dict) or set(table) != set(_NAV_KEYS):
+            problems += _nav_keys(table, lines, start)
             continue
         title, pages = table["section"], table["pages"]
         if not isinstance(title, str) or not title.strip() or not isinstance(pages, list):
@@ -229,6 +238,35 @@ def _nav(value: list[object], lines: list[str]) -> tuple[tuple[NavSection, ...],
                 problems.append(_problem(line, "settings-nav", message))
         sections.append(NavSection(title, tuple(entries)))
     return tuple(sections), problems
+
+
+_NAV_KEYS = ("section", "pages")
+
+
+def _nav_keys(table: object, lines: list[str], start: int) -> list[Problem]:
+    """What is wrong with the keys of a nav table: each unknown key at its line (with the
+    known key it is closest to), else the keys it lacks."""
+    unknown = [key for key in table if key not in _NAV_KEYS] if isinstance(table, dict) else []
+    if not unknown:
+        message = "each [[tool.site_builder.nav]] needs exactly a 'section' title and a 'pages' list"
+        return [_problem(start, "settings-nav", message)]
+    problems = []
+    for key in unknown:
+        hint = did_you_mean(key, _NAV_KEYS) or "; it takes a 'section' title and a 'pages' list"
+        message = f"unknown key {key!r} in [[tool.site_builder.nav]]{hint}"
+        problems.append(_problem(_line_in_table(lines, start, key), "settings-nav", message))
+    return problems
+
+
+def _line_in_table(lines: list[str], header: int, key: str) -> int:
+    """The line of ``key`` in the table whose header is at line ``header`` (else ``header``)."""
+    pattern = re.compile(rf"\s*[\"']?{re.escape(key)}[\"']?\s*[=.]")
+    for number in range(header + 1, len(lines) + 1):
+        if lines[number - 1].lstrip().startswith("["):
+            break
+        if pattern.match(lines[number - 1]):
+            return number
+    return header
 
 
 def _is_pair(entry: object) -> bool:
@@ -282,12 +320,13 @@ def _bad_base_url(value: str) -> str | None:
 def _line_of(lines: list[str], key: str) -> int:
     """The line of ``key`` inside [tool.site_builder], or of the table header."""
     header = next((n for n, text in enumerate(lines, 1) if _TABLE.match(text)), 1)
-    pattern = re.compile(rf"\s*{re.escape(key)}\s*[=.]") if key else None
+    # ``key = …``, ``key.sub = …`` or a table of its own: ``[tool.site_builder.key]``.
+    pattern = re.compile(rf"\s*({re.escape(key)}\s*[=.]|\[\[?tool\.site_builder\.{re.escape(key)}\])")
     for number in range(header + 1, len(lines) + 1):
         text = lines[number - 1]
         if text.lstrip().startswith("[") and not _TABLE.match(text):
             break
-        if pattern and pattern.match(text):
+        if key and pattern.match(text):
             return number
     return header
 

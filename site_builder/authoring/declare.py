@@ -7,7 +7,6 @@ the call, so every problem of every batch is reported in one run.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import linecache
 import re
@@ -16,7 +15,7 @@ from collections.abc import Callable, Sequence
 from markupsafe import Markup
 
 from site_builder.authoring.model import CallSite, Fixture, Flaw, Revision, Source, call_site
-from site_builder.errors import a_kind
+from site_builder.errors import a_kind, did_you_mean
 
 _REQUIRED = ("slug", "title", "categories", "excerpt", "published", "body", "sources")
 _FIELDS = (*_REQUIRED, "cover", "lang", "reading_minutes")
@@ -67,9 +66,7 @@ def revision(
     """Declare one revision of an article; validation checks it against the site."""
     check = _Checker(call_site())
     for name in sorted(unknown):
-        close = difflib.get_close_matches(name, _FIELDS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        check.flaw("unknown-field", f"unknown field {name!r}{hint}")
+        check.flaw("unknown-field", f"unknown field {name!r}{did_you_mean(name, _FIELDS)}")
     return Revision(
         slug=check.text("slug", slug) or "",
         title=check.text("title", title) or "",

@@ -34,7 +34,7 @@ from site_builder.build.sitewide import Staged, stage_rest
 from site_builder.build.workers import Job
 from site_builder.build.written import Written, stats
 from site_builder.check.linkcheck import Scan, check_scanned
-from site_builder.errors import Problem, SiteBuilderError
+from site_builder.errors import Problem, SiteBuilderError, errors_in
 from site_builder.search.indexing import Index, Indexing
 from site_builder.search.pagefind import SCRIPT, UI_FILES
 
@@ -53,6 +53,8 @@ class Built:
     """Files written in all."""
     unchanged: bool = False
     """Nothing had changed since the last build: nothing was written."""
+    warnings: tuple[Problem, ...] = ()
+    """Likely mistakes that did not stop the build (of the last build, when nothing changed)."""
 
 
 Report = Callable[[str], None]
@@ -83,7 +85,7 @@ def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing
         message = f"cannot clean up what an interrupted build left beside {target}: {exc}"
         raise SiteBuilderError(message) from exc
     if (done := plan.unchanged) is not None:
-        return Built((), done.revisions, done.pages, len(done.files), unchanged=True)
+        return Built((), done.revisions, done.pages, len(done.files), unchanged=True, warnings=done.warnings)
     stage = _open_stage(plan)
     reuse = plan.reuse
     spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
@@ -131,7 +133,7 @@ def _build_into(plan: Plan, stage: staging.Stage, spool: Path, jobs: int | None,
     copier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join")
     try:
         judged = _load(run, jobs)  # 1-5
-        if judged.problems:
+        if errors_in(judged.problems):
             return Built(judged.problems, judged.revisions, 0, 0)
         return _finish(run, judged, copier)  # 6-10
     finally:
@@ -183,7 +185,8 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
             index,
         )
         run.plan.reuse.remember(memory)
-    return Built((), judged.revisions, written.record.pages, len(written.record.files))
+    pages, files = written.record.pages, len(written.record.files)
+    return Built((), judged.revisions, pages, files, warnings=written.record.warnings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +241,8 @@ def _swap(run: _Build, judged: Judged, staged: Staged, index: Index) -> _Swapped
     listed = stats(run.stage.folder)
     spare = plan.reuse.spare() if plan.reuse is not None else None
     kept_old = staging.swap(run.stage.folder, plan.target, spare)
-    record = Written(plan.inputs.key, listed, staged.hashes, judged.revisions, pages, index.bundles)
+    warnings = tuple(p for p in judged.problems if p.severity == "warning")
+    record = Written(plan.inputs.key, listed, staged.hashes, judged.revisions, pages, index.bundles, warnings)
     return _Swapped(record, kept_old)
 
 

@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from site_builder.errors import Problem
+
 Stat = tuple[int, int, int]
 """(size, mtime in ns, inode) of a file: changes whenever the file is written or replaced."""
 
@@ -53,6 +55,8 @@ class Written:
     pages: int
     bundles: dict[str, tuple[str, tuple[str, ...]]]
     """Search-index shards: folder in the output → (shard key, its files' names)."""
+    warnings: tuple[Problem, ...] = ()
+    """The build's warnings: a build with nothing to do prints them again."""
 
     def untouched(self, target: Path, folder: str, names: tuple[str, ...]) -> bool:
         """Whether the files ``folder/NAME`` of ``target`` are the very ones this build wrote."""

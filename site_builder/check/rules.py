@@ -17,6 +17,7 @@ from markupsafe import Markup
 from site_builder.authoring.body import body_html, body_text
 from site_builder.authoring.escaping import forbidden_character, urls_in_html
 from site_builder.authoring.model import Block, CallSite, Flaw, Revision
+from site_builder.check.categories import Spelling, locator, spelling_problems
 from site_builder.check.claims import Claim, as_json
 from site_builder.check.load import Batch, fixture_id, relative_to_root
 from site_builder.check.site_layout import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
@@ -49,6 +50,8 @@ class Refs:
     """Every ``verified_output`` block; only the sound ones are judged against their fixture."""
     fixtures: tuple[tuple[str, CallSite], ...]
     """The fixtures the batch defines: id, and the line of its ``def``."""
+    spellings: tuple[Spelling, ...] = ()
+    """Every revision's categories as written: name, line, slug (for near-duplicates)."""
 
 
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
@@ -59,8 +62,11 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     links: list[tuple[CallSite, str, str, str]] = []
     uses: list[tuple[CallSite, str, str]] = []
     claims: list[Claim] = []
+    spellings: list[Spelling] = []
+    written_at = locator()
     for rev in batch.revisions:
         subject = rev.slug or "revision"
+        spellings += [(c, written_at(rev.site, c), subject) for c in rev.categories if c.strip()]
         for where, rule, message in _revision_findings(settings, rev):
             problems.append(_problem(root, where, subject, rule, message))
         slugs.append((rev.slug, rev.site))
@@ -81,7 +87,9 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     for fid, fx in fixtures.items():
         problems += [_problem(root, f.site, f"fixture {fid}", f.rule, f.message) for f in fx.flaws]
     defined = tuple((fid, fx.site) for fid, fx in fixtures.items())
-    refs = Refs(tuple(slugs), tuple(categories), tuple(links), tuple(uses), tuple(claims), defined)
+    refs = Refs(
+        tuple(slugs), tuple(categories), tuple(links), tuple(uses), tuple(claims), defined, tuple(spellings)
+    )
     return problems, refs
 
 
@@ -114,6 +122,7 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
     problems.extend(nav_problems(settings, first_slug))
+    problems.extend(spelling_problems(root, (use for part in parts for use in part.spellings)))
     return problems
 
 
