@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
-import signal
 import sys
 import tempfile
 import time
@@ -72,7 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("ids", nargs="*", metavar="ID", help="fixture ids MODULE:FUNCTION (default: all)")
     verify.add_argument(
         "--repeat",
-        type=_positive,
+        type=_number,
         default=1,
         metavar="N",
         help="run each fixture N times and report any whose output differs",
@@ -82,17 +82,11 @@ def _parser() -> argparse.ArgumentParser:
         commands, "build", "validate, run fixtures, render and write the site atomically", _build
     )
     build.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: output_dir setting)")
-    build.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: one per core)")
-    _no_cache(
-        build, f"neither read nor write {CACHE_DIR}/: load every batch, run every fixture, render every page"
-    )
-    _no_cache(
-        validate, f"do not read {CACHE_DIR}/ (validate never writes it): load every batch, run every fixture"
-    )
+    build.add_argument("--jobs", type=_number, metavar="N", help="worker processes (default: one per core)")
 
     serve = _command(commands, "serve", "build, serve on 127.0.0.1, rebuild and reload on change", _serve)
     serve.add_argument(
-        "--port", type=_port, default=8000, metavar="P", help="port (default 8000; 0: any free port)"
+        "--port", type=_port_number, default=8000, metavar="P", help="port (default 8000; 0: any free port)"
     )
     serve.add_argument(
         "--host",
@@ -108,13 +102,15 @@ def _parser() -> argparse.ArgumentParser:
     revisions.add_argument(
         "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
     )
-    _no_cache(revisions, f"do not read {CACHE_DIR}/ (revisions never writes it): load every batch")
+    no_cache = {  # what --no-cache means differs: only build writes the cache; revisions runs no fixture
+        build: f"neither read nor write {CACHE_DIR}/: load every batch, run every fixture, render every page",
+        validate: f"do not read {CACHE_DIR}/ (validate never writes it): load every batch, run every fixture",
+        revisions: f"do not read {CACHE_DIR}/ (revisions never writes it): load every batch",
+    }
+    for command, help_ in no_cache.items():
+        command.add_argument("--no-cache", action="store_true", help=help_)
     add_commands(commands, _command)
     return parser
-
-
-def _no_cache(command: argparse.ArgumentParser, help_: str) -> None:
-    command.add_argument("--no-cache", action="store_true", help=help_)
 
 
 def _command(
@@ -131,18 +127,17 @@ def _command(
     return sub
 
 
-def _port(text: str) -> int:
+def _number(text: str, low: int = 1, high: int | None = None) -> int:
     value = int(text)
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError("must be 0 to 65535")
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(
+            f"must be {low} to {high}" if high is not None else f"must be {low} or more"
+        )
     return value
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return value
+def _port_number(text: str) -> int:
+    return _number(text, 0, 65535)
 
 
 def _root(given: Path | None) -> Path:
@@ -218,14 +213,12 @@ def _progress() -> Iterator[Report]:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from site_builder.serve import serve
+    from site_builder.serve import interruptible, serve
 
-    def say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
-
+    say = functools.partial(print, file=sys.stderr, flush=True)
     # SIGTERM stops serve as Ctrl-C does, at any moment (reading the site, the first build,
     # serving): the temporary site is removed, and nothing but what serve said is printed.
-    with _interruptible():
+    with interruptible():
         try:
             serve(Project.read(_root(args.root)), args.port, say, host=args.host)
         except KeyboardInterrupt:
@@ -233,29 +226,6 @@ def _serve(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot serve on {args.host} port {args.port}: {exc.strerror or exc}") from exc
     return 0
-
-
-@contextlib.contextmanager
-def _interruptible() -> Iterator[None]:
-    """SIGINT and SIGTERM raise KeyboardInterrupt once; a second one ends the process at once.
-    A signal the process was started to ignore (``nohup``, a shell's background job) stays ignored."""
-    stops = (signal.SIGINT, signal.SIGTERM)
-    previous = {each: signal.getsignal(each) for each in stops}
-    for each in stops:
-        if previous[each] != signal.SIG_IGN:
-            signal.signal(each, _interrupt)
-    try:
-        yield
-    finally:
-        for each, handler in previous.items():
-            signal.signal(each, handler)
-
-
-def _interrupt(_signum: int, _frame: object) -> None:
-    for each in (signal.SIGINT, signal.SIGTERM):
-        if signal.getsignal(each) == _interrupt:  # the cleanup under way may be cut short, not repeated
-            signal.signal(each, signal.SIG_DFL)
-    raise KeyboardInterrupt
 
 
 def _verify(args: argparse.Namespace, project: Project) -> int:

@@ -12,12 +12,14 @@ site's own ``404.html`` and status 404 (never a folder listing).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import socket
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -233,6 +235,29 @@ def _network_address() -> str | None:
         except OSError:
             return None
     return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """SIGINT and SIGTERM raise KeyboardInterrupt once; a second one ends the process at once.
+    A signal the process was started to ignore (``nohup``, a shell's background job) stays ignored."""
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {each: signal.getsignal(each) for each in stops}
+    for each in stops:
+        if previous[each] != signal.SIG_IGN:
+            signal.signal(each, _interrupt)
+    try:
+        yield
+    finally:
+        for each, handler in previous.items():
+            signal.signal(each, handler)
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    for each in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(each) == _interrupt:  # the cleanup under way may be cut short, not repeated
+            signal.signal(each, signal.SIG_DFL)
+    raise KeyboardInterrupt
 
 
 def _rebuild(project: Project, out: Path, state: State, say: Callable[[str], None]) -> None:

@@ -220,7 +220,7 @@ def _nav(value: list[object], lines: list[str]) -> tuple[tuple[NavSection, ...],
     problems: list[Problem] = []
     for index, table in enumerate(value):
         start = headers[index] if index < len(headers) else _line_of(lines, "nav")
-        if not isinstance(table, dict) or set(table) != set(_NAV_KEYS):
+        if not isinstance(table, dict) or set(table) != {"section", "pages"}:
             problems += _nav_keys(table, lines, start)
             continue
         title, pages = table["section"], table["pages"]
@@ -240,33 +240,15 @@ def _nav(value: list[object], lines: list[str]) -> tuple[tuple[NavSection, ...],
     return tuple(sections), problems
 
 
-_NAV_KEYS = ("section", "pages")
-
-
 def _nav_keys(table: object, lines: list[str], start: int) -> list[Problem]:
-    """What is wrong with the keys of a nav table: each unknown key at its line (with the
-    known key it is closest to), else the keys it lacks."""
-    unknown = [key for key in table if key not in _NAV_KEYS] if isinstance(table, dict) else []
-    if not unknown:
-        message = "each [[tool.site_builder.nav]] needs exactly a 'section' title and a 'pages' list"
-        return [_problem(start, "settings-nav", message)]
-    problems = []
-    for key in unknown:
-        hint = did_you_mean(key, _NAV_KEYS) or "; it takes a 'section' title and a 'pages' list"
+    """Each unknown key of a nav table at its line, with the key it is closest to (else the keys it lacks)."""
+    known, problems = ("section", "pages"), []
+    for key in (k for k in table if k not in known) if isinstance(table, dict) else ():
+        hint = did_you_mean(key, known) or "; it takes a 'section' title and a 'pages' list"
         message = f"unknown key {key!r} in [[tool.site_builder.nav]]{hint}"
-        problems.append(_problem(_line_in_table(lines, start, key), "settings-nav", message))
-    return problems
-
-
-def _line_in_table(lines: list[str], header: int, key: str) -> int:
-    """The line of ``key`` in the table whose header is at line ``header`` (else ``header``)."""
-    pattern = re.compile(rf"\s*[\"']?{re.escape(key)}[\"']?\s*[=.]")
-    for number in range(header + 1, len(lines) + 1):
-        if lines[number - 1].lstrip().startswith("["):
-            break
-        if pattern.match(lines[number - 1]):
-            return number
-    return header
+        problems.append(_problem(_line_of(lines, key, start), "settings-nav", message))
+    message = "each [[tool.site_builder.nav]] needs exactly a 'section' title and a 'pages' list"
+    return problems or [_problem(start, "settings-nav", message)]
 
 
 def _is_pair(entry: object) -> bool:
@@ -317,14 +299,15 @@ def _bad_base_url(value: str) -> str | None:
     return None
 
 
-def _line_of(lines: list[str], key: str) -> int:
-    """The line of ``key`` inside [tool.site_builder], or of the table header."""
-    header = next((n for n, text in enumerate(lines, 1) if _TABLE.match(text)), 1)
+def _line_of(lines: list[str], key: str, table: int = 0) -> int:
+    """The line of ``key`` inside [tool.site_builder] (or the table whose header is at line ``table``),
+    or of the header."""
+    header = table or next((n for n, text in enumerate(lines, 1) if _TABLE.match(text)), 1)
     # ``key = …``, ``key.sub = …`` or a table of its own: ``[tool.site_builder.key]``.
     pattern = re.compile(rf"\s*({re.escape(key)}\s*[=.]|\[\[?tool\.site_builder\.{re.escape(key)}\])")
     for number in range(header + 1, len(lines) + 1):
         text = lines[number - 1]
-        if text.lstrip().startswith("[") and not _TABLE.match(text):
+        if text.lstrip().startswith("[") and (table or not _TABLE.match(text)):
             break
         if key and pattern.match(text):
             return number
