@@ -7,16 +7,19 @@ import sys
 from collections.abc import Sequence
 
 from site_builder.check.schedule import Omitted
-from site_builder.errors import Problem
+from site_builder.errors import Problem, errors_in
 
 
 def report(problems: Sequence[Problem]) -> None:
-    """Every problem on stderr, one a line, then how many there were."""
+    """Every problem on stderr, one a line, then how many there were (warnings apart)."""
     for problem in problems:
         print(problem, file=sys.stderr)
-    if problems:
-        count = len(problems)
-        print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
+    errors = len(errors_in(problems))
+    counts = [f"{errors} problem{'s' if errors != 1 else ''}"] if errors else []
+    if warnings := len(problems) - errors:
+        counts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    if counts:
+        print(f"{' and '.join(counts)} found", file=sys.stderr)
 
 
 def left_out(omitted: Omitted, lead: str = "left out") -> None:
@@ -33,6 +36,7 @@ def problem_dict(problem: Problem) -> dict[str, object]:
         "slug": problem.subject,
         "rule": problem.rule,
         "message": problem.message,
+        "severity": problem.severity,
     }
 
 
@@ -43,7 +47,7 @@ def annotation(problem: Problem) -> str:
         return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
     return (
-        f"::error file={prop(problem.path)},line={problem.line},title={prop(problem.rule)}"
+        f"::{problem.severity} file={prop(problem.path)},line={problem.line},title={prop(problem.rule)}"
         f"::{_escape_data(problem.subject + ': ' + problem.message)}"
     )
 

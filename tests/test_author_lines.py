@@ -132,7 +132,7 @@ def test_validate_json_gives_each_mistake_its_line(site: Path, run_cli: RunCli) 
 
     assert result.code == 1
     expected = [
-        {"path": path, "line": line, "slug": subject, "rule": rule, "message": message}
+        {"path": path, "line": line, "slug": subject, "rule": rule, "message": message, "severity": "error"}
         for path, line, _, subject, rule, message in MISTAKES
     ]
     key = lambda p: (p["path"], p["line"], p["slug"], p["message"])  # noqa: E731 - the printed order

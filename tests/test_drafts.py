@@ -145,7 +145,7 @@ def test_revisions_slug_of_a_left_out_revision_says_what_includes_it(
 ) -> None:
     result = run_cli(["revisions", "--root", str(site), "--slug", slug])
 
-    assert result.code == 1
+    assert result.code == 2  # a usage error, as any slug the site does not publish
     assert result.out == ""
     assert result.err == f"site-builder: no revision with slug {slug}; left out: {slug} ({why}\n"
 
@@ -174,6 +174,7 @@ def test_a_draft_is_validated_like_any_revision(make_site: MakeSite, run_cli: Ru
             "rule": "verified-drift",
             "message": "verified_output of main:answer does not match what it returns: $.value: the article"
             " prints 41, the fixture returns 42",
+            "severity": "error",
         }
     ]
 
@@ -193,6 +194,7 @@ def test_draft_must_be_a_bool(make_site: MakeSite, run_cli: RunCli) -> None:
             "slug": "not-sure",
             "rule": "field-type",
             "message": "draft must be True or False, not 'yes'",
+            "severity": "error",
         }
     ]
 

@@ -146,7 +146,10 @@ CASES: list[tuple[str, str]] = [
     ("import_system_exit", f"{R}:5: batch post: cannot import: SystemExit: this batch is not ready"),
     ("revisions_item_type", f"{R}:7: batch post: revisions item 2 is a str, not a revision(...)"),
     # --- settings
-    ("settings_unknown_key", "pyproject.toml:7: settings: unknown key 'min_source'"),
+    (
+        "settings_unknown_key",
+        "pyproject.toml:7: settings: unknown key 'min_source'; did you mean 'min_sources'?",
+    ),
     ("settings_wrong_type", "pyproject.toml:7: settings: description must be str, not int"),
     ("settings_missing_key", "pyproject.toml:1: settings: missing required key 'title'"),
     (

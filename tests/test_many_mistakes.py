@@ -25,7 +25,7 @@ EXPECTED = [
     "pyproject.toml:2: settings: base_url must be an absolute http(s) URL, not 'example.org'",
     "pyproject.toml:3: settings: language 'english' is not a language tag like 'en' or 'ru'",
     "pyproject.toml:4: settings: description must be str, not int",
-    "pyproject.toml:7: settings: unknown key 'min_source'",
+    "pyproject.toml:7: settings: unknown key 'min_source'; did you mean 'min_sources'?",
     # revision fields: each at the line of the field itself (a missing one: at `revision(`)
     "articles/a_meta.py:10: Retry_Without_Effects: slug 'Retry_Without_Effects' must be 3 to 120 "
     "characters of a-z, 0-9 and '-'",
@@ -70,7 +70,8 @@ EXPECTED = [
     "articles/c_sources.py:40: url-mistakes: relative URL 'notes.html' is not allowed; "
     "start it with '/' from the site root",
     # batches that do not load, without hiding the others
-    "articles/d_broken.py:17: batch d_broken: cannot import: NameError: name 'paragrap' is not defined",
+    "articles/d_broken.py:17: batch d_broken: cannot import: NameError: name 'paragrap' is not defined; "
+    "did you mean 'paragraph'?",
     "articles/f_syntax.py:12: batch f_syntax: cannot import: SyntaxError: invalid syntax. "
     "Perhaps you forgot a comma?",
     "articles/g_no_list.py:1: batch g_no_list: defines no module-level list 'revisions'",

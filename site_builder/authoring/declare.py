@@ -8,7 +8,6 @@ problem of every batch is reported in one run.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import linecache
 import re
@@ -27,7 +26,7 @@ from site_builder.authoring.model import (
     call_site,
     field_site,
 )
-from site_builder.errors import a_kind
+from site_builder.errors import a_kind, did_you_mean
 
 _REQUIRED = ("slug", "title", "categories", "excerpt", "published", "body", "sources")
 _FIELDS = (*_REQUIRED, "cover", "lang", "reading_minutes", "draft")
@@ -81,9 +80,7 @@ def revision(
     frame = author_frame()
     check = _Checker(CallSite(frame.f_code.co_filename, frame.f_lineno), call_keywords(frame))
     for name in sorted(unknown):
-        close = difflib.get_close_matches(name, _FIELDS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        check.flaw("unknown-field", f"unknown field {name!r}{hint}", at=name)
+        check.flaw("unknown-field", f"unknown field {name!r}{did_you_mean(name, _FIELDS)}", at=name)
     return Revision(
         slug=check.text("slug", slug) or "",
         title=check.text("title", title) or "",

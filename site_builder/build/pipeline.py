@@ -37,7 +37,7 @@ from site_builder.build.written import Written, stats
 from site_builder.check.linkcheck import Scan, check_scanned
 from site_builder.check.schedule import Omitted, Window
 from site_builder.check.templates import Templates
-from site_builder.errors import Problem, SiteBuilderError
+from site_builder.errors import Problem, SiteBuilderError, errors_in
 from site_builder.search.indexing import Index, Indexing
 from site_builder.search.pagefind import SCRIPT, UI_FILES
 
@@ -58,6 +58,8 @@ class Built:
     """Nothing had changed since the last build: nothing was written."""
     omitted: Omitted = field(default_factory=Omitted)
     """What the build left out (drafts, scheduled revisions)."""
+    warnings: tuple[Problem, ...] = ()
+    """Likely mistakes that did not stop the build (of the last build, when nothing changed)."""
 
 
 Report = Callable[[str], None]
@@ -88,7 +90,15 @@ def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing
         message = f"cannot clean up what an interrupted build left beside {target}: {exc}"
         raise SiteBuilderError(message) from exc
     if (done := plan.unchanged) is not None:
-        return Built((), done.revisions, done.pages, len(done.files), unchanged=True, omitted=done.omitted)
+        return Built(
+            (),
+            done.revisions,
+            done.pages,
+            len(done.files),
+            unchanged=True,
+            omitted=done.omitted,
+            warnings=done.warnings,
+        )
     stage = _open_stage(plan)
     reuse = plan.reuse
     spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
@@ -136,7 +146,7 @@ def _build_into(plan: Plan, stage: staging.Stage, spool: Path, jobs: int | None,
     copier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join")
     try:
         judged = _load(run, jobs)  # 1-5
-        if judged.problems:
+        if errors_in(judged.problems):
             return Built(judged.problems, judged.revisions, 0, 0)
         return _finish(run, judged, copier)  # 6-10
     finally:
@@ -196,9 +206,8 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
             index,
         )
         run.plan.reuse.remember(memory)
-    return Built(
-        (), judged.revisions, written.record.pages, len(written.record.files), omitted=written.record.omitted
-    )
+    pages, files, record = written.record.pages, len(written.record.files), written.record
+    return Built((), judged.revisions, pages, files, omitted=record.omitted, warnings=record.warnings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +267,7 @@ def _swap(run: _Build, judged: Judged, staged: Staged, index: Index) -> _Swapped
     listed = stats(run.stage.folder)
     spare = plan.reuse.spare() if plan.reuse is not None else None
     kept_old = staging.swap(run.stage.folder, plan.target, spare)
+    warnings = tuple(p for p in judged.problems if p.severity == "warning")
     window = Window.of(plan.schedule, judged.timings(), published=judged.revisions > 0)
     record = Written(
         plan.inputs.key,
@@ -268,6 +278,7 @@ def _swap(run: _Build, judged: Judged, staged: Staged, index: Index) -> _Swapped
         index.bundles,
         window,
         judged.omitted(),
+        warnings,
     )
     return _Swapped(record, kept_old)
 

@@ -17,6 +17,7 @@ from markupsafe import Markup
 from site_builder.authoring.body import body_html, body_text, content_html
 from site_builder.authoring.escaping import forbidden_character, urls_in_html
 from site_builder.authoring.model import Block, CallSite, Flaw, Revision
+from site_builder.check.categories import Spelling, locator, spelling_problems
 from site_builder.check.claims import Claim, as_json
 from site_builder.check.fragments import FragmentLink, content_ids, fragment_link, page_problems
 from site_builder.check.load import Batch, fixture_id, relative_to_root
@@ -58,6 +59,8 @@ class Refs:
     """Links to a ``#fragment`` of a page of the site."""
     ids: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Each article page's site path, and the ids its content gives it."""
+    spellings: tuple[Spelling, ...] = ()
+    """Every revision's categories as written: name, line, slug (for near-duplicates)."""
 
 
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
@@ -70,8 +73,11 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     claims: list[Claim] = []
     fragments: list[FragmentLink] = []
     ids: list[tuple[str, tuple[str, ...]]] = []
+    spellings: list[Spelling] = []
+    written_at = locator()
     for rev in batch.revisions:
         subject = rev.slug or "revision"
+        spellings += [(c, written_at(rev.site, c), subject) for c in rev.categories if c.strip()]
         for where, rule, message in _revision_findings(settings, rev):
             problems.append(_problem(root, where, subject, rule, message))
         slugs.append((rev.slug, rev.at("slug")))
@@ -109,6 +115,7 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
         timings=timings,
         fragments=tuple(fragments),
         ids=tuple(ids),
+        spellings=tuple(spellings),
     )
     return problems, refs
 
@@ -143,6 +150,7 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
     problems.extend(nav_problems(settings, first_slug))
+    problems.extend(spelling_problems(root, (use for part in parts for use in part.spellings)))
     articles = {page: ids for part in parts for page, ids in part.ids}
     links = [link for part in parts for link in part.fragments]
     return problems + page_problems(root, settings, links, articles, pages)
