@@ -77,6 +77,10 @@ class Settings:
     """Per-language label of the sources section; Russian is fixed by the contract."""
     nav: tuple[NavSection, ...] = ()
     """The reading order (``[[tool.site_builder.nav]]`` tables): a sidebar and previous/next links."""
+    author: str = ""
+    """The feed's and the pages' author; empty: the site title (an organisation in JSON-LD)."""
+    feed_limit: int = 50
+    """The feed holds this many newest revisions; ``revisions.json`` holds every one."""
 
     @property
     def base_path(self) -> str:
@@ -258,6 +262,8 @@ def _bad_value(key: str, value: object) -> str | None:
         return _bad_base_url(str(value))
     if key == "language" and not LANGUAGE_TAG.fullmatch(str(value)):
         return f"language {value!r} is not a language tag like 'en' or 'ru'"
+    if key == "feed_limit" and isinstance(value, int) and value < 1:
+        return f"feed_limit must be at least 1, not {value}"
     if key == "fixture_timeout" and isinstance(value, int | float) and value <= 0:
         return f"fixture_timeout must be more than 0 seconds, not {value}"
     if isinstance(value, int) and value < 0:

@@ -181,6 +181,7 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
             staged.lists,
             judged.batches,
             index,
+            staged.covers,
         )
         run.plan.reuse.remember(memory)
     return Built((), judged.revisions, written.record.pages, len(written.record.files))

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from site_builder.authoring.escaping import NOT_XML
 from site_builder.check.site_layout import category_url
 from site_builder.render.pages import Item
+from site_builder.render.sharing import author_name
 from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
 
@@ -50,9 +51,10 @@ def site_date(items: Sequence[Item]) -> str:
     return datetime.datetime.fromtimestamp(epoch, datetime.UTC).date().isoformat()
 
 
-def feed_order(items: Sequence[Item]) -> list[int]:
-    """The positions of ``items`` in the feed: newest first, one day's in site order."""
-    return sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)
+def feed_order(items: Sequence[Item], limit: int | None = None) -> list[int]:
+    """The positions of ``items`` in the feed: newest first, one day's in site order; only
+    the first ``limit`` of them when given (the ``feed_limit`` setting)."""
+    return sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)[:limit]
 
 
 def feed_head(settings: Settings, items: Sequence[Item]) -> bytes:
@@ -67,7 +69,7 @@ def feed_head(settings: Settings, items: Sequence[Item]) -> bytes:
     _sub(feed, "link", rel="self", href=_absolute(settings, "/feed.xml"))
     _sub(feed, "link", rel="alternate", href=_absolute(settings, "/"))
     _sub(feed, "updated", _timestamp(site_date(items)))
-    _sub(_sub(feed, "author"), "name", settings.title)
+    _sub(_sub(feed, "author"), "name", author_name(settings))
     _sub(feed, "generator", "site_builder")
     head = _document(feed).encode("utf-8")
     return head if not items else head.removesuffix(b"</feed>\n")
@@ -79,14 +81,14 @@ def write_atom_feed(
     entry: Callable[[int], object],
     write: Callable[[bytes], object],
 ) -> None:
-    """An Atom (RFC 4287) feed of every revision, newest first, streamed to ``write``;
+    """An Atom (RFC 4287) feed of the newest ``feed_limit`` revisions, newest first, streamed to ``write``;
     ``entry(n)`` writes the ``n``-th item's :func:`feed_entry`, already rendered and encoded
     (a large site's feed is larger than its other files together, so it is never held whole)."""
     write(feed_head(settings, items))
     if not items:
         return
     # What ET.indent would give the whole tree: each entry on its own, then spliced in.
-    for position, n in enumerate(feed_order(items)):
+    for position, n in enumerate(feed_order(items, settings.feed_limit)):
         write(b"  " if position == 0 else b"\n  ")
         entry(n)
     write(b"\n</feed>\n")
