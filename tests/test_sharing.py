@@ -93,7 +93,7 @@ def build(root: Path, *args: str) -> Path:
     with contextlib.redirect_stderr(messages):
         code = cli.main(["build", "--root", str(root), *args])
     assert code == 0, messages.getvalue()
-    return root / "build"
+    return Path(args[args.index("--out") + 1]) if "--out" in args else root / "build"
 
 
 @pytest.fixture(scope="module")
@@ -449,3 +449,81 @@ def test_a_cover_that_cannot_be_drawn_is_a_problem_at_its_line(tmp_path: Path, r
         "attribute 'x' at 2:13 is already defined"
     )
     assert not (root / "build").exists()
+
+
+def test_many_new_covers_are_drawn_in_worker_processes_into_the_same_bytes(
+    tmp_path: Path, drawings: list[bytes], run_cli: RunCli
+) -> None:
+    count = covers.POOL_FROM + 2
+    articles = [
+        revision(f"article-{n:02}", "2024-01-01", cover=f"/assets/covers/c{n:02}.svg") for n in range(count)
+    ]
+    root = write_site(tmp_path / "site", articles=batch(*articles))
+    for n in range(count):
+        (root / f"assets/covers/c{n:02}.svg").write_text(WIDE_SVG.replace("Повтор", f"№ {n}"), "utf-8")
+
+    alone = build(root, "--no-cache", "--jobs", "1", "--out", str(tmp_path / "alone"))
+    assert len(drawings) == count  # in the build's own process
+    drawings.clear()
+    pooled = build(root, "--no-cache", "--jobs", "2", "--out", str(tmp_path / "pooled"))
+
+    assert drawings == []  # every one in a worker process
+    assert tree(pooled / "og") == tree(alone / "og")
+    assert len(tree(pooled / "og")) == count
+
+    (root / "assets/covers/c03.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg">\n<g>\n', "utf-8")
+    result = run_cli(["build", "--root", str(root), "--jobs", "2"])
+    assert result.code == 1
+    assert result.err.splitlines()[0] == (
+        "assets/covers/c03.svg:1: article-03: the cover cannot be drawn as a PNG for social sites: "
+        "the root node was opened but never closed"
+    )
+
+
+def test_a_cover_of_another_shape_is_fitted_and_centred_on_white() -> None:
+    import resvg_py
+
+    narrow = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="630">'
+        '<rect width="60" height="630" fill="#36c"/></svg>'
+    )
+    expected = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630">'
+        '<rect x="570" width="60" height="630" fill="#36c"/></svg>'
+    )
+
+    assert draw_png(narrow.encode()) == resvg_py.svg_to_bytes(svg_string=expected, background="#ffffff")
+
+
+@pytest.mark.parametrize(
+    ("root", "drawn_as"),
+    [
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="120">',
+            '<svg width="1200" height="630" viewBox="0 0 320 120" preserveAspectRatio="xMidYMid meet"'
+            ' xmlns="http://www.w3.org/2000/svg">',
+        ),
+        (
+            "<svg\n  xmlns='http://www.w3.org/2000/svg'\n  viewBox='0 0 16 9' "
+            'width="16px" preserveAspectRatio="none">',
+            '<svg width="1200" height="630" viewBox="0 0 16 9" preserveAspectRatio="xMidYMid meet"'
+            "\n  xmlns='http://www.w3.org/2000/svg'>",
+        ),
+        ('<svg xmlns="http://www.w3.org/2000/svg" width="100%" height="100%">', None),
+        ('<svg xmlns="http://www.w3.org/2000/svg" width="10cm" height="5cm">', None),
+        ('<svg:svg xmlns:svg="http://www.w3.org/2000/svg" width="1" height="1">', None),
+    ],
+)
+def test_the_root_is_resized_in_place_when_its_size_can_be_read(root: str, drawn_as: str | None) -> None:
+    from site_builder.render.cover_png import _letterboxed
+
+    body = '<rect width="1" height="1"/></svg>\n'
+    assert _letterboxed('<?xml version="1.0"?>\n' + root + body) == (
+        None if drawn_as is None else '<?xml version="1.0"?>\n' + drawn_as + body
+    )
+    assert png_header_of(draw_png((root + body).replace("svg:svg", "svg").encode())) == (1200, 630)
+
+
+def png_header_of(data: bytes) -> tuple[int, int]:
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height

@@ -54,8 +54,10 @@ class Staged:
         return {path: self.hashes[path] for path in self.scanned or ()}
 
 
-def stage_rest(plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: Submit) -> Staged:
-    """Render and stage what is not an article page."""
+def stage_rest(
+    plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: Submit, jobs: int = 1
+) -> Staged:
+    """Render and stage what is not an article page (covers drawn in up to ``jobs`` processes)."""
     project = plan.project
     items = [item for part in summaries for item in part.items]
     key = _lists_key(plan.inputs.common, summaries)
@@ -68,7 +70,7 @@ def stage_rest(plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: S
         hashes[path] = content_hash(data)
         if not stage.has(path, hashes[path]):
             write_file(stage.folder, path, data)
-    covers = stage_covers(plan, items, stage)
+    covers = stage_covers(plan, items, stage, jobs)
     if covers.problems:
         return Staged(covers.problems)
     hashes |= covers.hashes

@@ -10,6 +10,7 @@ depend on the SVG's content, so a page is never out of date when a cover is edit
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import os
 import posixpath
@@ -19,6 +20,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from site_builder.check.site_layout import ASSETS_URL
 from site_builder.check.url_policy import check_url
@@ -30,8 +32,15 @@ OUTPUT_FOLDER = "og"
 DRAWING = "1"
 """Changes whenever :func:`draw_png` draws differently: part of every drawn cover's key."""
 _BACKGROUND = "#ffffff"
+_DPI = 96.0
+"""CSS's inch: ``width="10cm"`` is 378 pixels, as in a browser (resvg_py's default makes it 0)."""
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _AT_LINE = re.compile(r"\bat (\d+):\d+")
+_ROOT = re.compile(r"<svg(\s(?:[^>\"']|\"[^\"]*\"|'[^']*')*?)(/?)>")
+_ATTRIBUTE = re.compile(r"\s+([\w:.-]+)\s*=\s*(\"[^\"]*\"|'[^']*')")
+_LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*(?:px)?\s*")
+_SIZED = frozenset({"width", "height", "viewBox", "preserveAspectRatio"})
+"""The root's attributes that :func:`_letterboxed` sets."""
 
 
 def png_path(cover: str | None) -> str | None:
@@ -62,15 +71,43 @@ def draw_png(svg: bytes) -> bytes:
     # Relative references resolve in an empty folder: like a browser showing an SVG as an
     # image, the drawing never reads other files (nor the current folder).
     with tempfile.TemporaryDirectory(prefix="site-builder-cover-") as nowhere:
+        options: dict[str, Any] = {"resources_dir": nowhere, "dpi": _DPI}
+        boxed = _letterboxed(text)
+        if boxed is not None:  # one pass: the root itself fitted into the full size
+            with contextlib.suppress(ValueError):  # then the SVG as written says what is wrong
+                drawn = bytes(resvg_py.svg_to_bytes(svg_string=boxed, background=_BACKGROUND, **options))
+                if png_size(drawn) == (WIDTH, HEIGHT):
+                    return drawn
         fitted = bytes(
             resvg_py.svg_to_bytes(
-                svg_string=text, width=WIDTH, height=HEIGHT, background=_BACKGROUND, resources_dir=nowhere
+                svg_string=text, width=WIDTH, height=HEIGHT, background=_BACKGROUND, **options
             )
         )
         width, height = png_size(fitted)
         if (width, height) == (WIDTH, HEIGHT):
             return fitted
-        return bytes(resvg_py.svg_to_bytes(svg_string=_centred(fitted, width, height), resources_dir=nowhere))
+        # Two passes (three times the work): drawn at its own aspect ratio, then centred.
+        return bytes(resvg_py.svg_to_bytes(svg_string=_centred(fitted, width, height), **options))
+
+
+def _letterboxed(text: str) -> str | None:
+    """``text`` with its root element set to the full size, its drawing fitted inside and
+    centred; None when the root's size cannot be read from its attributes."""
+    root = _ROOT.search(text)
+    if root is None or _ATTRIBUTE.sub("", root.group(1)).strip():
+        return None
+    attributes = {name: value[1:-1] for name, value in _ATTRIBUTE.findall(root.group(1))}
+    view_box = attributes.get("viewBox")
+    if view_box is None:
+        width, height = (_LENGTH.fullmatch(attributes.get(name, "")) for name in ("width", "height"))
+        if width is None or height is None:
+            return None
+        view_box = f"0 0 {width.group(1)} {height.group(1)}"
+    kept = "".join(
+        found.group(0) for found in _ATTRIBUTE.finditer(root.group(1)) if found.group(1) not in _SIZED
+    )
+    size = f'width="{WIDTH}" height="{HEIGHT}" viewBox="{view_box}" preserveAspectRatio="xMidYMid meet"'
+    return f"{text[: root.start()]}<svg {size}{kept}{root.group(2)}>{text[root.end() :]}"
 
 
 def _centred(png: bytes, width: int, height: int) -> str:
