@@ -82,6 +82,10 @@ class Settings:
     its fixture's source there; "" for none (the mark links to the page's list of fixtures)."""
     source_uri: str = "blob/main/"
     """The path under ``repo_url`` that shows the site root's files (as MkDocs' ``edit_uri``)."""
+    author: str = ""
+    """The feed's and the pages' author; empty: the site title (an organisation in JSON-LD)."""
+    feed_limit: int = 50
+    """The feed holds this many newest revisions; ``revisions.json`` holds every one."""
 
     @property
     def base_path(self) -> str:
@@ -283,6 +287,8 @@ def _bad_value(key: str, value: object) -> str | None:
         return _bad_url(key, str(value))
     if key == "language" and not LANGUAGE_TAG.fullmatch(str(value)):
         return f"language {value!r} is not a language tag like 'en' or 'ru'"
+    if key == "feed_limit" and isinstance(value, int) and value < 1:
+        return f"feed_limit must be at least 1, not {value}"
     if key == "fixture_timeout" and isinstance(value, int | float) and value <= 0:
         return f"fixture_timeout must be more than 0 seconds, not {value}"
     if isinstance(value, int) and value < 0:

@@ -79,6 +79,8 @@ class _Build:
     """This build's scratch folder: the batches' texts, new search bundles."""
     indexing: Indexing
     report: Report
+    jobs: int = 1
+    """Worker processes it may use."""
 
 
 def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing) -> Built:
@@ -140,7 +142,7 @@ def _build_into(plan: Plan, stage: staging.Stage, spool: Path, jobs: int | None,
         settings.base_path,
     )
     indexing.start([path.stem for path in plan.inputs.keys])
-    run = _Build(plan, stage, spool, indexing, report)
+    run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs())
     # One thread joins revisions.json and the feed (the kernel copies, the interpreter is
     # free) while this one goes on; a failed build waits only for the copy under way.
     copier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join")
@@ -179,7 +181,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
 def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     """Steps 6-10."""
     run.report("rendering")
-    staged = stage_rest(run.plan, judged.summaries, run.stage, copier.submit)  # 6.
+    staged = stage_rest(run.plan, judged.summaries, run.stage, copier.submit, run.jobs)  # 6.
     if staged.problems:
         return Built(staged.problems, judged.revisions, 0, 0)
     run.report("indexing for search, checking links")
@@ -204,6 +206,7 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
             staged.lists,
             judged.batches,
             index,
+            staged.covers,
         )
         run.plan.reuse.remember(memory)
     pages, files, record = written.record.pages, len(written.record.files), written.record

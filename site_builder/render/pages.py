@@ -23,6 +23,7 @@ from site_builder.render.labels import labels
 from site_builder.render.navigation import nav_rank, site_nav
 from site_builder.render.proofs import Proof, fixture_entries, mark_proofs
 from site_builder.render.scroll_regions import focusable_regions
+from site_builder.render.sharing import sharing
 from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
 
@@ -210,6 +211,7 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
         article=view,
         toc=list(toc),
         nav=site_nav(settings, item.slug),
+        sharing=sharing(settings, item),
     )
 
 
