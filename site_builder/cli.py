@@ -231,9 +231,9 @@ def _serve(args: argparse.Namespace) -> int:
     schedule = _schedule(args)  # a bad SOURCE_DATE_EPOCH is a usage error before anything is served
     # SIGTERM stops serve as Ctrl-C does, at any moment (reading the site, the first build,
     # serving): the temporary site is removed, and nothing but what serve said is printed.
-    with interruptible():
+    with interruptible() as stopping:
         try:
-            serve(Project.read(_root(args.root)), args.port, say, host=args.host, include=schedule)
+            serve(Project.read(_root(args.root)), args.port, say, stopping, host=args.host, include=schedule)
         except KeyboardInterrupt:
             pass
         except OSError as exc:

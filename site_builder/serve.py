@@ -188,6 +188,8 @@ def serve(
         # Bound before the first build: a wrong host or a port in use is said at once.
         with _server(host, port, handler) as server:
             _rebuild(project, out, state, say, include)
+            if stop is not None and stop.is_set():
+                return
             if not out.is_dir():
                 raise SiteBuilderError("the site does not build; fix the problems above and run serve again")
             threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -195,6 +197,8 @@ def serve(
                 say(listening(host, server.server_address[1], state.base_path))
                 watched = partial(_watched, root, _sources(project))
                 for _changes in watchfiles.watch(root, watch_filter=watched, stop_event=stop):
+                    if stop is not None and stop.is_set():
+                        break
                     _rebuild(Project.read(root), out, state, say, include)  # the settings may have changed
             finally:
                 server.shutdown()
@@ -243,26 +247,31 @@ def _network_address() -> str | None:
 
 
 @contextlib.contextmanager
-def interruptible() -> Iterator[None]:
+def interruptible() -> Iterator[threading.Event]:
     """SIGINT and SIGTERM raise KeyboardInterrupt once; a second one ends the process at once.
-    A signal the process was started to ignore (``nohup``, a shell's background job) stays ignored."""
+    A signal the process was started to ignore (``nohup``, a shell's background job) stays ignored.
+
+    The event yielded is set by the first signal too: Python drops an exception raised where
+    it cannot be handled (in a callback ``os.fork`` runs, say), and a stop must never be lost."""
     stops = (signal.SIGINT, signal.SIGTERM)
     previous = {each: signal.getsignal(each) for each in stops}
+    stopping = threading.Event()
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        stopping.set()
+        for each in stops:
+            if signal.getsignal(each) == interrupt:  # the cleanup under way may be cut short, not repeated
+                signal.signal(each, signal.SIG_DFL)
+        raise KeyboardInterrupt
+
     for each in stops:
         if previous[each] != signal.SIG_IGN:
-            signal.signal(each, _interrupt)
+            signal.signal(each, interrupt)
     try:
-        yield
+        yield stopping
     finally:
         for each, handler in previous.items():
             signal.signal(each, handler)
-
-
-def _interrupt(_signum: int, _frame: object) -> None:
-    for each in (signal.SIGINT, signal.SIGTERM):
-        if signal.getsignal(each) == _interrupt:  # the cleanup under way may be cut short, not repeated
-            signal.signal(each, signal.SIG_DFL)
-    raise KeyboardInterrupt
 
 
 def _rebuild(
