@@ -15,9 +15,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from _tool import Ran, environment, run
+from _tool import SETTINGS, Ran, environment, run, site
 
-SUMMARY_ENDS = ("problem found", "problems found")
+SUMMARY_ENDS = ("problem found", "problems found", "warning found", "warnings found")
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,13 @@ class Found:
 
     @property
     def agree(self) -> bool:
-        """Each JSON object spells exactly the text line at the same place."""
-        spelled = [f"{p['path']}:{p['line']}: {p['slug']}: {p['message']}" for p in self.objects]
+        """Each JSON object spells exactly the text line at the same place (a warning's text
+        line says ``warning:`` before its message)."""
+        spelled = [
+            f"{p['path']}:{p['line']}: {p['slug']}: {'warning: ' if p['severity'] == 'warning' else ''}"
+            f"{p['message']}"
+            for p in self.objects
+        ]
         return spelled == self.lines
 
     def checks(self, planted: int) -> dict[str, bool]:
@@ -81,3 +86,14 @@ def pytest_in(root: Path, *args: str) -> Ran:
         check=False,
     )
     return Ran(done.returncode, done.stdout, done.stderr)
+
+
+def broken_site(files: dict[str, str], planted: int, settings: str = SETTINGS) -> dict:
+    """Validate a broken site made of ``files``: its exit code, its problem lines by rule, its
+    count line, and the checks every such site has (``planted`` is how many mistakes it holds)."""
+    found = validate_both(site(files, settings))
+    checks = found.checks(planted)
+    checks["everyLineNamesAFile"] = all(
+        line.startswith(("articles/", "pyproject.toml:", "templates/")) for line in found.lines
+    )
+    return {"exit": found.code, "problems": found.by_rule, "summary": found.summary, "checks": checks}

@@ -1,8 +1,10 @@
 """Documentation: the five commands, their options, exit codes and outputs."""
 
 import hashlib
+import json
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -51,7 +53,14 @@ revisions = [
 
 TIMING = re.compile(r" in \d+\.\d s$")
 ROOT = "site root (default: nearest pyproject.toml with [tool.site_builder] upward)"
-NO_CACHE = "neither read nor write .site-builder-cache/ (load every batch, run every fixture)"
+NO_CACHE = {
+    "build": "neither read nor write .site-builder-cache/: load every batch, run every fixture, "
+    "render every page",
+    "validate": "do not read .site-builder-cache/ (validate never writes it): load every batch, "
+    "run every fixture",
+    "revisions": "do not read .site-builder-cache/ (revisions never writes it): load every batch",
+}
+"""What ``--no-cache`` says in the help of each command that takes it."""
 
 
 def _options(help_text: str) -> dict[str, str]:
@@ -113,6 +122,7 @@ def finding_the_root() -> dict:
     nowhere = Path(tempfile.mkdtemp(prefix="no-site-"))
     outside = run_in(nowhere, "validate")
     not_a_folder = run(root / "pyproject.toml", "validate")
+    no_site = run(nowhere, "validate")
     return {
         "fromArticles": {"exit": inside.code, "stderr": inside.lines},
         "fromAnEmptyFolder": {
@@ -123,10 +133,15 @@ def finding_the_root() -> dict:
             "exit": not_a_folder.code,
             "stderr": [line.replace(str(root), "SITE") for line in not_a_folder.lines],
         },
+        "rootWithoutASite": {
+            "exit": no_site.code,
+            "stderr": [line.replace(str(nowhere), "FOLDER") for line in no_site.lines],
+        },
         "checks": {
             "foundFromBelow": inside.code == 0,
             "noSiteIsAUsageError": outside.code == 2 and outside.stdout == "",
             "fileIsAUsageError": not_a_folder.code == 2,
+            "noSiteThereIsAUsageError": no_site.code == 2 and no_site.stdout == "",
             "pathsWereReplaced": str(nowhere) in outside.stderr and str(root) in not_a_folder.stderr,
         },
     }
@@ -206,7 +221,7 @@ def listing() -> dict:
         "indent0": {"lines": len(compact.stdout.splitlines()), "slugs": [r["slug"] for r in compact.json()]},
         "checks": {
             "oneRevision": [r["slug"] for r in one.json()] == ["second-post"],
-            "unknownSlugFails": missing.code == 1,
+            "unknownSlugIsAUsageError": missing.code == 2,
             "compactIsOneLine": compact.stdout.count("\n") == 1,
         },
     }
@@ -223,10 +238,24 @@ def usage_errors() -> dict:
         "validate --bogus": run(root, "validate", "--bogus"),
         "publish": run_in(root, "publish"),
         "build --out .": run_in(root, "build", "--out", "."),
+        "build --out pyproject.toml": run_in(root, "build", "--out", "pyproject.toml"),
+        "build --out articles/site": run_in(root, "build", "--out", "articles/site"),
+        "revisions --slug nope": run(root, "revisions", "--slug", "nope"),
+        "serve --port 70000": run(root, "serve", "--port", "70000"),
     }
+    with socket.socket() as taken:  # a port another program listens on
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        tried["serve --port BUSY"] = run(root, "serve", "--port", str(port))
     return {
         "refused": {
-            command: {"exit": ran.code, "says": ran.lines[-1].replace(str(root.resolve()), "SITE")}
+            command: {
+                "exit": ran.code,
+                "says": ran.lines[-1]
+                .replace(str(root.resolve()), "SITE")
+                .replace(f"port {port}:", "port BUSY:"),
+            }
             for command, ran in tried.items()
         },
         "checks": {
@@ -275,6 +304,88 @@ def serving() -> dict:
             "servedOnAFreePort": bool(lines) and lines[-1].startswith("serving on http://127.0.0.1:PORT/"),
             "builtFirst": bool(lines) and lines[0].startswith("built "),
             "brokenExitsWithOne": refused.code == 1,
+            "outputLeftAlone": not (root / "build").exists(),
+        },
+    }
+
+
+FETCH = """\
+import json, re, sys, urllib.error, urllib.request
+try:
+    with urllib.request.urlopen(sys.argv[1], timeout=30) as answer:
+        status, text = answer.status, answer.read().decode("utf-8")
+except urllib.error.HTTPError as error:
+    status, text = error.code, error.read().decode("utf-8")
+print(json.dumps({
+    "status": status,
+    "title": re.findall(r"<title>(.*?)</title>", text),
+    "h1": re.findall(r"<h1[^>]*>(.*?)</h1>", text),
+    "reloads": "location.reload()" in text,
+}))
+"""
+"""GET a URL: its status, and the ``<title>`` and ``<h1>`` of the page it answers with."""
+
+
+def _fetch(url: str) -> dict:
+    """``FETCH`` in a child process, like a browser on this machine: the fixture's own process
+    may open no connection (fixtures run offline), and this one goes only to 127.0.0.1, to the
+    ``serve`` the fixture started."""
+    assert url.startswith("http://127.0.0.1:")
+    done = subprocess.run(
+        [sys.executable, "-c", FETCH, url], capture_output=True, text=True, timeout=60, check=True
+    )
+    return json.loads(done.stdout)
+
+
+@fixture
+def serving_everywhere() -> dict:
+    """``serve --host 0.0.0.0 --port 0``: its lines, a page and an unknown address, then SIGTERM."""
+    root = site({"articles/post.py": article()})
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "site_builder",
+            "serve",
+            "--root",
+            str(root),
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "0",
+        ],
+        env=environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    answers = {}
+    try:
+        while len(lines) < 3 and (line := process.stderr.readline()):
+            lines.append(line.rstrip("\n"))
+        port = re.search(r":(\d+)/", lines[1]).group(1)
+        for path in ("/articles/demo/", "/no-such-page/", "/articles/"):
+            answers[path] = _fetch(f"http://127.0.0.1:{port}{path}")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            code = process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            code = process.wait()
+    shown = [line.replace(f":{port}/", ":PORT/") for line in lines]
+    # The address other devices use is this machine's own: the part between these two is left out.
+    here, there = "here, or ", " from another device on the network"
+    third = shown[2]
+    return {
+        "stderr": [*shown[:2], third[: third.index(here) + len(here)] + "…" + third[third.index(there) :]],
+        "answers": answers,
+        "stoppedWith": code,
+        "checks": {
+            "everyAddress": shown[1].startswith("serving on http://0.0.0.0:PORT/"),
+            "notFoundIsTheSites": answers["/no-such-page/"]["title"] == ["Page not found — Demo"],
+            "folderWithoutIndexToo": answers["/articles/"]["status"] == 404,
             "outputLeftAlone": not (root / "build").exists(),
         },
     }
@@ -361,16 +472,18 @@ commands = revision(
         heading("Conventions every command follows"),
         unordered_list(
             [
-                "**Exit codes.** `0`: all is well. `1`: the site has problems (or a fixture "
-                "failed, or an asked-for slug does not exist). `2`: the command line itself "
-                "is wrong — an unknown option or value, an unknown fixture id, no site found.",
+                "**Exit codes.** `0`: all is well (warnings do not change it). `1`: the site "
+                "has a problem — an error, a failing fixture, a drifted verified output. `2`: "
+                "the command line itself is wrong — an unknown option, value, fixture id or "
+                "slug, no site where it looks, an output folder that cannot be one. "
+                "[Exit codes](#exit-codes) lists every case.",
                 "**Streams.** Machine output (JSON, annotations) goes to stdout, always UTF-8 "
                 "whatever the locale. Messages for people — problems, the `ok:` line, a "
                 "build's summary — go to stderr, so `site-builder revisions > all.json` "
                 "captures only the JSON.",
                 "**Problems.** One a line, `PATH:LINE: SUBJECT: message`, followed by a line "
-                "counting them; see [Validation rules](/articles/validation-rules/) for each "
-                "rule.",
+                "counting them; see [Validation rules](/articles/validation-rules/) and "
+                "[Site-wide rules](/articles/site-wide-rules/) for each rule.",
                 "**No tracebacks** for an author's mistake: a broken module, a failing "
                 "fixture or a bad setting is a problem line like any other.",
             ]
@@ -391,7 +504,7 @@ commands = revision(
                         "--root DIR": ROOT,
                         "--out DIR": "output folder (default: output_dir setting)",
                         "--jobs N": "worker processes (default: one per core)",
-                        "--no-cache": NO_CACHE,
+                        "--no-cache": NO_CACHE["build"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
                     },
@@ -404,7 +517,7 @@ commands = revision(
                         "--root DIR": ROOT,
                         "--format {text,json,github}": "text on stderr (default), or json / GitHub "
                         "annotations on stdout",
-                        "--no-cache": NO_CACHE,
+                        "--no-cache": NO_CACHE["validate"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
                     },
@@ -425,17 +538,20 @@ commands = revision(
                         "--root DIR": ROOT,
                         "--slug S": "only this slug (repeatable)",
                         "--indent N": "indent (0: one line; default 2)",
-                        "--no-cache": NO_CACHE,
+                        "--no-cache": NO_CACHE["revisions"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
                     },
                 },
                 "serve": {
-                    "usage": "usage: site-builder serve [-h] [--root DIR] [--port P] [--drafts] [--future]",
+                    "usage": "usage: site-builder serve [-h] [--root DIR] [--port P] [--host H] [--drafts] "
+                    "[--future]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
                         "--port P": "port (default 8000; 0: any free port)",
+                        "--host H": "address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: "
+                        "every address, to open the site from a phone on the same network)",
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
                     },
@@ -462,8 +578,10 @@ commands = revision(
         paragraph(
             "Options come after the command's name: `site-builder build --root docs`, not "
             "`site-builder --root docs build`. `site-builder --version` prints the version. "
-            "For `revisions`, `--no-cache` only means the cache is not read: `revisions` "
-            "never runs fixtures, with or without it."
+            "`--no-cache` means a little less for each command, as its help says: `build` "
+            "neither reads nor writes the cache; `validate` and `revisions` never write it "
+            "anyway, so for them it means only that it is not read — and `revisions` never runs "
+            "fixtures, with or without it."
         ),
         heading("Where the site is: --root"),
         paragraph(
@@ -489,12 +607,19 @@ commands = revision(
                     "exit": 2,
                     "stderr": ["site-builder: --root SITE/pyproject.toml: not a folder"],
                 },
+                "rootWithoutASite": {
+                    "exit": 2,
+                    "stderr": [
+                        "site-builder: --root FOLDER: no pyproject.toml with [tool.site_builder] in this "
+                        "folder"
+                    ],
+                },
             },
         ),
         paragraph(
-            "`--root` is taken as it is, without a search: a folder without a "
-            "`pyproject.toml` is read as a site whose settings cannot be read, which is a "
-            "problem of the site (exit 1), not of the command line."
+            "`--root` is taken as it is, without a search upward: the last case is "
+            "`validate --root FOLDER` on that same empty folder, a mistake of the command line "
+            "like the others."
         ),
         heading("build"),
         paragraph(
@@ -531,8 +656,11 @@ commands = revision(
         unordered_list(
             [
                 "**`--out DIR`** writes the site into `DIR` instead of the `output_dir` "
-                "setting. The site's root, or a folder that contains it, is refused (see "
-                "the last section).",
+                "setting. A build replaces its output folder whole, so a folder it must not "
+                "replace is refused before anything is done: an existing file, the site's root "
+                "or a folder holding it, and a folder that is, holds or lies inside the "
+                "articles, assets or `templates/` folder ([Exit codes](#exit-codes) shows the "
+                "messages).",
                 "**`--jobs N`** sets how many worker processes load batches, run fixtures and "
                 "render pages (default: one per core). The output is byte for byte the same "
                 "whatever `N` is: the fixture above also built the site with `--jobs 1 --out "
@@ -551,7 +679,7 @@ commands = revision(
             expected={
                 "exit": 1,
                 "stderr": [
-                    "articles/post.py:4: demo: published '2026-12-32' is not an ISO date like 2020-06-18",
+                    "articles/post.py:9: demo: published '2026-12-32' is not an ISO date like 2020-06-18",
                     "1 problem found",
                     "nothing was written; the previous site is untouched",
                 ],
@@ -604,7 +732,7 @@ commands = revision(
                 ],
                 "unknownId": {
                     "exit": 2,
-                    "stderr": ["site-builder: unknown fixture id post:effect; the site has: post:effects"],
+                    "stderr": ["site-builder: unknown fixture id post:effect; did you mean 'post:effects'?"],
                 },
             },
         ),
@@ -615,7 +743,9 @@ commands = revision(
             "`differences`; `verify` then exits with 1. `verify` is the quickest way to see "
             "what a fixture really returns when you write or update a `verified_output`. "
             "`--repeat N` runs each fixture N times and fails one whose output is not the "
-            "same every time — fixtures must be deterministic."
+            "same every time — fixtures must be deterministic. An id the site does not have "
+            "(`unknownId` above is `verify post:effect`) is a mistake of the command line: exit "
+            "code 2, the closest id when one is close, the site's ids otherwise."
         ),
         heading("revisions"),
         paragraph(
@@ -624,7 +754,9 @@ commands = revision(
             "the order of each `revisions` list) — the format importers read. `--slug S` "
             "keeps only that slug and may be repeated; `--indent N` sets the indentation "
             "(default 2; 0 puts the whole array on one line). When the site has a problem "
-            "it prints only the problems, on stderr, and no JSON."
+            "it prints only the problems, on stderr, and no JSON. A slug the site does not "
+            "have is a mistake of the command line (exit 2), with a suggestion when a slug "
+            "of the site is close to it."
         ),
         verified_output(
             listing,
@@ -662,7 +794,7 @@ commands = revision(
                     ],
                 },
                 "unknownSlug": {
-                    "exit": 1,
+                    "exit": 2,
                     "stdout": "",
                     "stderr": ["site-builder: no revision with slug third-post"],
                 },
@@ -686,7 +818,7 @@ commands = revision(
                 "broken": {
                     "exit": 1,
                     "stderr": [
-                        "articles/post.py:4: demo: published '2026-12-32' is not an ISO date like 2020-06-18",
+                        "articles/post.py:9: demo: published '2026-12-32' is not an ISO date like 2020-06-18",
                         "site-builder: the site does not build; fix the problems above and run serve again",
                     ],
                 },
@@ -694,7 +826,69 @@ commands = revision(
         ),
         paragraph(
             "A site that does not build the first time has nothing to serve: `serve` prints "
-            "the problems and exits with 1, as the second part above shows."
+            "the problems and exits with 1, as the second part above shows. Once it serves, "
+            "Ctrl-C (or SIGTERM) stops it at any moment with exit code 0, its temporary "
+            "folder removed."
+        ),
+        paragraph(
+            "**`--host H`** chooses the address `serve` listens on. The default, `127.0.0.1`, "
+            "is this machine only. To open the site from a phone or another computer on the "
+            "same network, listen on every address with `--host 0.0.0.0` (`::` for IPv6; a "
+            "name such as `localhost` or one address of the machine works too) — like `mkdocs "
+            "serve -a` or `hugo server --bind`. `serve` then says which address to type on the "
+            "other device, and that anyone who can reach this machine can see the site. The "
+            "address is taken before the first build, so an address that is not this "
+            "machine's, or a port already in use, stops `serve` at once (exit 2)."
+        ),
+        paragraph(
+            "An address the site does not have gets the site's own `404.html` (the one its "
+            "templates make) with status 404, as a static host would answer — and so does a "
+            "folder without an `index.html`; nothing is ever listed. Like every page `serve` "
+            "answers with, it reloads itself when the site is rebuilt, so a missing page you "
+            "are writing appears once it builds. A fixture started `serve --host 0.0.0.0 "
+            "--port 0`, asked for an article, an unknown address and the folder `/articles/`, "
+            "and then stopped it (the machine's own network address, in the middle of the last "
+            "line, is left out):"
+        ),
+        verified_output(
+            serving_everywhere,
+            expected={
+                "stderr": [
+                    "built 5 pages",
+                    "serving on http://0.0.0.0:PORT/ (Ctrl-C to stop)",
+                    "0.0.0.0 listens on every network address of this machine: open "
+                    "http://127.0.0.1:PORT/ here, or … from another device on the network (anyone "
+                    "who can reach this machine can see the site)",
+                ],
+                "answers": {
+                    "/articles/demo/": {
+                        "status": 200,
+                        "title": ["Demo — Demo"],
+                        "h1": ["Demo"],
+                        "reloads": True,
+                    },
+                    "/no-such-page/": {
+                        "status": 404,
+                        "title": ["Page not found — Demo"],
+                        "h1": ["Page not found"],
+                        "reloads": True,
+                    },
+                    "/articles/": {
+                        "status": 404,
+                        "title": ["Page not found — Demo"],
+                        "h1": ["Page not found"],
+                        "reloads": True,
+                    },
+                },
+                "stoppedWith": 0,
+            },
+        ),
+        paragraph(
+            "The left-out part is a URL such as `http://192.168.1.23:PORT/`, with the address "
+            "this machine uses on its network (on a machine without one, the line says to use "
+            "this machine's address and the port). For a site whose `base_url` has a path "
+            "(`https://me.github.io/notes/`), `serve` serves it below that path, and its 404 page "
+            "is the one built for it, with its links and stylesheet below the path too."
         ),
         heading("Drafts and scheduled revisions: --drafts and --future"),
         paragraph(
@@ -776,14 +970,14 @@ commands = revision(
                 },
                 "revisionsSlug": {
                     "first-draft": {
-                        "exit": 1,
+                        "exit": 2,
                         "stderr": [
                             "site-builder: no revision with slug first-draft; left out: first-draft "
                             "(a draft); --drafts includes it"
                         ],
                     },
                     "gift": {
-                        "exit": 1,
+                        "exit": 2,
                         "stderr": [
                             "site-builder: no revision with slug gift; left out: gift (scheduled for "
                             "2026-12-24); --future includes it"
@@ -827,12 +1021,42 @@ commands = revision(
             "slug that is malformed or already taken exits with 2. "
             "[Getting started](/articles/getting-started/) shows both at work."
         ),
-        heading("Command lines that are refused"),
+        heading("Exit codes"),
+        paragraph(
+            "Every command ends with one of three exit codes, so a script or a CI step can tell them apart:"
+        ),
+        data_table(
+            "Exit codes",
+            ["code", "means", "for example"],
+            [
+                [
+                    "`0`",
+                    "all is well",
+                    "the site is valid, built or served; its warnings (a category spelt close to "
+                    "another) are printed and change nothing",
+                ],
+                [
+                    "`1`",
+                    "the site has a problem",
+                    "an error-level problem in an article, a template or the settings, a failing "
+                    "fixture, a `verified_output` that drifted; nothing is written",
+                ],
+                [
+                    "`2`",
+                    "the command line is wrong",
+                    "an unknown command, option or value; a fixture id or slug the site does not "
+                    "have; no site found, or `--root` on a folder without one; an `--out` that "
+                    "cannot be an output folder; a `serve` address or port that cannot be used; "
+                    "a `SOURCE_DATE_EPOCH` that is not a number",
+                ],
+            ],
+        ),
         paragraph(
             "A mistake in the command line stops the command before it checks or writes "
-            "anything, with exit code 2 and the reason as the last line on stderr (for a "
-            "mistake argparse catches, the usage line comes above it; `SITE` stands for the "
-            "temporary site's folder):"
+            "anything, with exit code 2, nothing on stdout, and the reason as the last line on "
+            "stderr (for a mistake argparse catches, the usage line comes above it; `SITE` stands "
+            "for the temporary site's folder, and `BUSY` for a port another program already "
+            "listens on):"
         ),
         verified_output(
             usage_errors,
@@ -861,6 +1085,25 @@ commands = revision(
                         "exit": 2,
                         "says": "site-builder: the output folder SITE would replace the site itself; "
                         "choose another --out",
+                    },
+                    "build --out pyproject.toml": {
+                        "exit": 2,
+                        "says": "site-builder: the output folder SITE/pyproject.toml is a file; choose "
+                        "another --out",
+                    },
+                    "build --out articles/site": {
+                        "exit": 2,
+                        "says": "site-builder: the output folder SITE/articles/site overlaps the site's "
+                        "articles/ folder; choose another --out",
+                    },
+                    "revisions --slug nope": {"exit": 2, "says": "site-builder: no revision with slug nope"},
+                    "serve --port 70000": {
+                        "exit": 2,
+                        "says": "site-builder serve: error: argument --port: must be 0 to 65535",
+                    },
+                    "serve --port BUSY": {
+                        "exit": 2,
+                        "says": "site-builder: cannot serve on 127.0.0.1 port BUSY: Address already in use",
                     },
                 },
             },

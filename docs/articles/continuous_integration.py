@@ -83,6 +83,12 @@ jobs:
           path: build/
 """
 
+WARNED = {
+    "articles/a_first.py": article("first-steps").replace('categories=["Demo"]', 'categories=["Postgres"]'),
+    "articles/b_second.py": article("second-steps").replace('categories=["Demo"]', 'categories=["Postgre"]'),
+}
+"""Two valid batches whose categories are spelt close to each other: a warning, no error."""
+
 TIMING = re.compile(r" in [\d.]+s$")
 PROBLEM = re.compile(r"^articles/\S+:\d+: ")
 
@@ -116,6 +122,18 @@ def annotations() -> dict:
 
 
 @fixture
+def warning_annotations() -> dict:
+    """``validate --format github`` on a site whose only problem is a warning."""
+    ran = run(site(WARNED), "validate", "--format", "github")
+    return {
+        "exit": ran.code,
+        "stdout": ran.stdout.splitlines(),
+        "stderr": ran.lines,
+        "checks": {"passes": ran.code == 0, "oneWarning": ran.stdout.startswith("::warning ")},
+    }
+
+
+@fixture
 def problems_as_json() -> dict:
     """``validate --format json`` on the same site, and on a site without problems."""
     broken = run(site({"articles/guide.py": GUIDE}), "validate", "--format", "json")
@@ -126,7 +144,9 @@ def problems_as_json() -> dict:
         "fine": {"exit": fine.code, "stdout": fine.json(), "stderr": fine.lines},
         "checks": {
             "twoProblems": broken.code == 1 and len(found) == 2,
-            "fiveKeysEach": all(set(p) == {"path", "line", "slug", "rule", "message"} for p in found),
+            "sixKeysEach": all(
+                list(p) == ["path", "line", "slug", "rule", "message", "severity"] for p in found
+            ),
             "fineIsAnEmptyList": fine.code == 0 and fine.json() == [],
         },
     }
@@ -214,7 +234,7 @@ page = revision(
             expected={
                 "exit": 1,
                 "stdout": [
-                    "::error file=articles/guide.py,line=6,title=published::first-steps: published "
+                    "::error file=articles/guide.py,line=8,title=published::first-steps: published "
                     "'2026-12-1' is not an ISO date like 2020-06-18",
                     "::error file=articles/guide.py,line=11,title=url-target::first-steps: "
                     "'/assets/read-50%25.svg' is neither a file under assets/ nor a page of the site",
@@ -233,13 +253,37 @@ page = revision(
                 "line — while the exit code is still 1, so the step fails.",
             ]
         ),
+        paragraph(
+            "The date is reported at the `published=` line (8), the figure at its `figure(` "
+            "call (11): each problem at the line where the thing at fault is written, so the "
+            "annotation sits on it in the diff. A warning — so far only a category spelt close "
+            "to another (see [Site-wide "
+            "rules](/articles/site-wide-rules/#categories-written-two-ways)) — is written "
+            "`::warning`, which GitHub shows in yellow; it does not fail the step. On a site whose "
+            "only problem is one, `first-steps` in `Postgres` and `second-steps` in `Postgre`, "
+            "`validate --format github` exits with 0 and still prints its `ok:` line on stderr:"
+        ),
+        verified_output(
+            warning_annotations,
+            expected={
+                "exit": 0,
+                "stdout": [
+                    "::warning file=articles/b_second.py,line=7,title=category-spelling::second-steps: "
+                    "category 'Postgre' looks like 'Postgres' (articles/a_first.py:7) but makes a page of "
+                    "its own; did you mean 'Postgres'?"
+                ],
+                "stderr": ["ok: 2 revisions valid, 0 fixtures passed"],
+            },
+        ),
         heading("Problems as JSON"),
         paragraph(
             "`--format json` prints one JSON array on stdout, an object per problem with "
-            "five keys: `path` and `line` (where), `slug` (the subject: a slug, `batch "
-            "MODULE`, `fixture MODULE:FUNCTION` or `settings`), `rule` (a short stable "
-            "name; every one is listed in [Validation rules](/articles/validation-rules/)) "
-            "and `message`. A site without problems prints an empty array, and the `ok:` "
+            "six keys: `path` and `line` (where), `slug` (the subject: a slug, `batch "
+            "MODULE`, `fixture MODULE:FUNCTION`, `settings` or `template`), `rule` (a short stable "
+            "name; every one is listed in [Validation rules](/articles/validation-rules/) and "
+            "[Site-wide rules](/articles/site-wide-rules/)), "
+            '`message`, and `severity`: `"error"`, or `"warning"` for a problem that fails '
+            "nothing. A site without problems prints an empty array, and the `ok:` "
             "line on stderr:"
         ),
         verified_output(
@@ -250,10 +294,11 @@ page = revision(
                     "stdout": [
                         {
                             "path": "articles/guide.py",
-                            "line": 6,
+                            "line": 8,
                             "slug": "first-steps",
                             "rule": "published",
                             "message": "published '2026-12-1' is not an ISO date like 2020-06-18",
+                            "severity": "error",
                         },
                         {
                             "path": "articles/guide.py",
@@ -262,6 +307,7 @@ page = revision(
                             "rule": "url-target",
                             "message": "'/assets/read-50%.svg' is neither a file under assets/ "
                             "nor a page of the site",
+                            "severity": "error",
                         },
                     ],
                     "stderr": "",
@@ -272,7 +318,8 @@ page = revision(
         paragraph(
             "Use it to feed another tool — a review bot, a dashboard, a script that counts "
             "problems by rule. Match on `rule`, not on the wording of `message`, which is "
-            "written for people."
+            "written for people, and on `severity` to tell what fails the run (the exit code is "
+            "1 when at least one problem is an error) from what only asks for a look."
         ),
         heading("A GitHub Actions workflow"),
         paragraph(
@@ -295,7 +342,8 @@ page = revision(
                 "`validate` judges the site that `build` without flags publishes. Drafts and "
                 "scheduled revisions are checked and their fixtures run like the others, but a "
                 "published article that links to one of them fails until it is published (see "
-                "[Validation rules](/articles/validation-rules/)), and a scheduled revision "
+                "[Site-wide rules](/articles/site-wide-rules/#links-to-drafts-and-scheduled-revisions)), "
+                "and a scheduled revision "
                 "appears only when a build runs on or after its date — "
                 "[Deploying](/articles/deploying/) adds a daily build.",
             ]
@@ -305,9 +353,11 @@ page = revision(
             "Installing site_builder also installs a pytest plugin (through the `pytest11` "
             "entry point). In a site, `pytest` collects every batch module of the articles "
             "folder: each revision becomes a test item named by its slug, each fixture an "
-            "item named by its id, and the first module also carries a `settings` item. An "
+            "item named by its id, and the first module also carries a `settings` item (and a "
+            "`templates` item when the site has templates of its own). An "
             "item fails with the same `PATH:LINE: SUBJECT: message` lines as "
-            "`site-builder validate`. Other files are left to pytest's usual collection, and "
+            "`site-builder validate`; a warning fails nothing and is listed in pytest's warnings "
+            "summary as a `SiteWarning`. Other files are left to pytest's usual collection, and "
             "outside a site the plugin collects nothing. Here is a site with two batches — "
             "`articles/about.py` holds one valid article (`about-this-site`), and "
             "`articles/notes.py` is this:"
@@ -326,7 +376,7 @@ page = revision(
                 "run": {
                     "exit": 1,
                     "problemLines": [
-                        "articles/notes.py:20: too-short: body is 3 characters; at least 20 are required",
+                        "articles/notes.py:22: too-short: body is 3 characters; at least 20 are required",
                         "articles/notes.py:17: one-effect: verified_output of notes:effects does not match "
                         "what it returns: $.effects: the article prints 2, the fixture returns 1",
                     ],

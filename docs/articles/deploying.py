@@ -68,6 +68,7 @@ def project_site_urls() -> dict:
         "homeLink": _attribute(home, r'<a class="site-title" href="([^"]+)"'),
         "authorsLink": _attribute(page, r'<a href="([^"]*other[^"]*)"'),
         "canonical": _attribute(page, r'<link rel="canonical" href="([^"]+)"'),
+        "ogUrl": _attribute(page, r'<meta property="og:url" content="([^"]+)"'),
         "sitemapFirst": _attribute((out / "sitemap.xml").read_text("utf-8"), r"<loc>([^<]+)</loc>"),
     }
     inside = all(u.startswith(("/handbook/", "https://octo.github.io/handbook/")) for u in urls.values())
@@ -134,7 +135,9 @@ deploying = revision(
         heading("base_url: where the site will live"),
         paragraph(
             "The `base_url` setting is the absolute address the site is served from. The feed, "
-            "the sitemap and every page's canonical link use it in full. It may end in a path: "
+            "the sitemap, every page's canonical link and the tags social sites and search "
+            "engines read (`og:url`, `og:image`, the JSON-LD; see [Templates and "
+            "theming](/articles/templates-and-theming/)) use it in full. It may end in a path: "
             "`https://example.org/` puts the site at a domain's root, "
             "`https://USER.github.io/REPO/` puts it in the folder `/REPO/` of a host, as GitHub "
             "Pages does for a project site."
@@ -169,6 +172,7 @@ deploying = revision(
                     "homeLink": "/handbook/",
                     "authorsLink": "/handbook/articles/other/",
                     "canonical": "https://octo.github.io/handbook/articles/demo/",
+                    "ogUrl": "https://octo.github.io/handbook/articles/demo/",
                     "sitemapFirst": "https://octo.github.io/handbook/",
                 }
             },
@@ -177,8 +181,8 @@ deploying = revision(
             "The build's own link check reads the written pages with the same rule, so a link "
             "that would leave the sub-path once deployed is reported before anything is "
             "published. `site-builder serve` serves the preview under the same path "
-            "(`http://127.0.0.1:8000/handbook/`), so what you click locally is what readers "
-            "will click."
+            "(`http://127.0.0.1:8000/handbook/`), with the 404 page built for it, so what you "
+            "click locally is what readers will click."
         ),
         heading("What revisions.json carries"),
         paragraph(
@@ -217,6 +221,24 @@ deploying = revision(
                     "uses: actions/deploy-pages@v4",
                 ],
             },
+        ),
+        paragraph(
+            "A CI run starts from a fresh clone, without `.site-builder-cache/`, so its build loads "
+            "every batch, runs every fixture and draws every SVG cover's PNG for social sites again. "
+            "For a site with slow fixtures or many covers, keep the folder between runs with "
+            "GitHub's cache action, as a step before `site-builder build` in the deploy job. "
+            "Restoring an older cache is safe: every entry is keyed by a hash of what it was made "
+            "from, so an entry that no longer fits is simply not used."
+        ),
+        code_block(
+            """
+      - uses: actions/cache@v4
+        with:
+          path: .site-builder-cache
+          key: site-builder-${{ github.sha }}
+          restore-keys: site-builder-
+""",
+            language="yaml",
         ),
         heading("Scheduled revisions need a build on their day"),
         paragraph(
@@ -295,6 +317,11 @@ on:
             title="Reproducible Builds: SOURCE_DATE_EPOCH",
             url="https://reproducible-builds.org/docs/source-date-epoch/",
             note="the variable that fixes a build's date, in seconds since 1970-01-01 00:00 UTC",
+        ),
+        Source(
+            title="GitHub Docs: Caching dependencies to speed up workflows",
+            url="https://docs.github.com/en/actions/using-workflows/caching-dependencies-to-speed-up-workflows",
+            note="actions/cache, its key and restore-keys",
         ),
         Source(
             title="GitHub Docs: About GitHub Pages",

@@ -271,7 +271,7 @@ python3 -m venv ~/.venvs/site-builder
                     "stderr": [
                         "articles/second_article.py:9: fixture second_article:second_article_result: "
                         "checks failed: writeThisFixture = false (each check must be true)",
-                        "articles/second_article.py:15: second-article: body is 248 characters; "
+                        "articles/second_article.py:21: second-article: body is 248 characters; "
                         "at least 5,000 are required",
                         "2 problems found",
                     ],
@@ -281,8 +281,8 @@ python3 -m venv ~/.venvs/site-builder
         markdown(
             "Every problem comes as `PATH:LINE: SUBJECT: message`, the form editors and "
             "terminals turn into a link to the line. Fix them one by one and run `validate` "
-            "again; [Validation rules](/articles/validation-rules/) lists every rule with the "
-            "exact line it prints."
+            "again; [Validation rules](/articles/validation-rules/) and [Site-wide "
+            "rules](/articles/site-wide-rules/) list every rule with the exact line it prints."
         ),
         heading("Publish"),
         paragraph(

@@ -441,7 +441,7 @@ incremental_page = revision(
             expected={
                 "exit": 1,
                 "stderr": [
-                    "articles/gamma.py:4: gamma: published '2026-13-01' is not an ISO date like 2020-06-18",
+                    "articles/gamma.py:9: gamma: published '2026-13-01' is not an ISO date like 2020-06-18",
                     "1 problem found",
                     "nothing was written; the previous site is untouched",
                 ],

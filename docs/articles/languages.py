@@ -286,7 +286,7 @@ languages = revision(
             expected={
                 "exit": 1,
                 "stderr": [
-                    ("articles/bad.py:4: bad-tag: lang 'zh_CN' is not a language tag like 'en' or 'ru'"),
+                    ("articles/bad.py:10: bad-tag: lang 'zh_CN' is not a language tag like 'en' or 'ru'"),
                     (
                         "pyproject.toml:4: settings: language 'english' is not a language tag "
                         "like 'en' or 'ru'"
@@ -296,8 +296,8 @@ languages = revision(
             },
         ),
         paragraph(
-            "The setting's problem points at its line of `pyproject.toml`, the revision's at the "
-            "`revision(` call. While the setting is wrong, the site goes on being checked as if it "
+            "The setting's problem points at its line of `pyproject.toml`, the revision's at its "
+            "`lang=` line. While the setting is wrong, the site goes on being checked as if it "
             "said `en`."
         ),
         heading("What the language changes"),

@@ -89,7 +89,7 @@ overview = revision(
             expected={
                 "exit": 1,
                 "stderr": [
-                    "articles/demo.py:4: demo: published '2026-02-30' is not an ISO date like 2020-06-18",
+                    "articles/demo.py:9: demo: published '2026-02-30' is not an ISO date like 2020-06-18",
                     "1 problem found",
                 ],
             },

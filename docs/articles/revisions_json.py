@@ -455,8 +455,9 @@ schema = json.loads(
         paragraph(
             "`--slug S` keeps only the revision with that slug and can be repeated; the array keeps site "
             "order. `--indent N` sets the indentation, and `--indent 0` prints the whole array on one "
-            "line, which suits tools that read a line at a time. A slug the site does not have is an "
-            "error (exit 1), and so is a site with a problem; a negative indent is a usage error (exit 2):"
+            "line, which suits tools that read a line at a time. A site with a problem is an error (exit "
+            "1); a slug the site does not have and a negative indent are mistakes of the command line "
+            "(exit 2):"
         ),
         code_block(
             """
@@ -473,7 +474,7 @@ site-builder revisions --indent -1
                 "slugOnly": ["second-page"],
                 "indentZeroLines": 1,
                 "unknownSlug": {
-                    "exit": 1,
+                    "exit": 2,
                     "stdout": "",
                     "stderr": ["site-builder: no revision with slug third-page"],
                 },
@@ -482,7 +483,7 @@ site-builder revisions --indent -1
                     "exit": 1,
                     "stdout": "",
                     "stderr": [
-                        "articles/demo.py:4: demo: published '2026-02-30' is not an ISO date like 2020-06-18",
+                        "articles/demo.py:9: demo: published '2026-02-30' is not an ISO date like 2020-06-18",
                         "1 problem found",
                     ],
                 },

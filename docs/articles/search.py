@@ -140,6 +140,13 @@ search_page = revision(
             "from the built pages, `validate` and `revisions`, which render no pages, do not run "
             "Pagefind."
         ),
+        paragraph(
+            "This page is about searching inside the site. What outside search engines and social "
+            "sites read of an article — its JSON-LD, and the OpenGraph and Twitter tags of a shared "
+            "link, with a PNG drawn from an SVG cover — is described in [Templates and "
+            "theming](/articles/templates-and-theming/#shared-and-indexed-the-head-of-an-article-page); "
+            "the sitemap lists every page for their crawlers."
+        ),
         heading("What a build writes"),
         paragraph(
             "A fixture builds a site of two articles and looks at the result: how many HTML pages there "

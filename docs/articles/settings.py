@@ -95,6 +95,20 @@ KEYS = [
         '`"blob/main/docs/"` for a site in a `docs/` folder, `"-/blob/main/"` on GitLab. Used only '
         "with `repo_url`.",
     ),
+    (
+        "author",
+        "str",
+        '""',
+        "The site's author: the feed's `<author>`, `<meta name=\"author\">` on every page and the "
+        "author in each article's JSON-LD. Empty: the site title, as an organisation (see below).",
+    ),
+    (
+        "feed_limit",
+        "int",
+        "50",
+        "How many of the newest revisions the Atom feed holds (at least 1); `revisions.json`, the "
+        "sitemap and the list pages hold every one.",
+    ),
 ]
 """The table readers see; the fixtures below check it against the tool."""
 
@@ -175,6 +189,36 @@ repo_url = "github.com/me/notes"
 source_uri = "../blob/main/"
 min_sources = 1
 """
+
+
+AUTHORED = """\
+author = "Ann Example"
+feed_limit = 2
+"""
+"""Added to the demonstration settings: an author, and a feed of the two newest revisions."""
+
+WRONG_FEED = """\
+author = ["Ann", "Bo"]
+feed_limit = 0
+"""
+
+
+def _authorship(root) -> dict:
+    """What a built site says of its author and what its feed holds."""
+    feed = page(root, "feed.xml")
+    ld = re.search(
+        r'<script type="application/ld\+json">(.*?)</script>', page(root, "articles/beta/index.html")
+    )
+    return {
+        "feedAuthor": re.findall(r"<author>\s*<name>(.*?)</name>", feed),
+        "feedEntries": re.findall(r"<entry[^>]*>\s*<title>(.*?)</title>", feed),
+        "revisionsJson": [entry["slug"] for entry in json.loads(page(root, "revisions.json"))],
+        "metaAuthor": {
+            name: re.findall(r'<meta name="author" content="([^"]*)">', page(root, name))
+            for name in ("index.html", "articles/beta/index.html", "404.html")
+        },
+        "jsonLdAuthor": json.loads(ld.group(1))["author"],
+    }
 
 
 def _shown(value: object) -> str:
@@ -267,6 +311,30 @@ def wrong_repo() -> dict:
         "exit": ran.code,
         "stderr": ran.lines,
         "checks": {"exitsWithOne": ran.code == 1, "twoProblems": ran.lines[-1] == "2 problems found"},
+    }
+
+
+@fixture
+def author_and_feed() -> dict:
+    """Three articles on three days, built with AUTHORED and without; then WRONG_FEED."""
+    days = {"alpha": "2026-11-01", "beta": "2026-11-15", "gamma": "2026-12-01"}
+    files = {
+        f"articles/{slug}.py": article(slug, slug.title()).replace("2026-12-01", day)
+        for slug, day in days.items()
+    }
+    built = {}
+    for name, settings in (("withAuthor", SETTINGS + AUTHORED), ("withoutAuthor", SETTINGS)):
+        root = site(files, settings)
+        ran = run(root, "build")
+        built[name] = _authorship(root) if ran.code == 0 else {"exit": ran.code, "stderr": ran.lines}
+    wrong = run(site(files, SETTINGS + WRONG_FEED), "validate")
+    return {
+        **built,
+        "wrong": {"exit": wrong.code, "stderr": wrong.lines},
+        "checks": {
+            "feedIsTheNewestTwo": built["withAuthor"]["feedEntries"] == ["Gamma", "Beta"],
+            "revisionsJsonHoldsAll": len(built["withAuthor"]["revisionsJson"]) == len(days),
+        },
     }
 
 
@@ -383,6 +451,8 @@ sources_heading = { en = "Further reading" }
                     "nav": [],
                     "repo_url": "",
                     "source_uri": "blob/main/",
+                    "author": "",
+                    "feed_limit": 50,
                 },
                 "required": ["base_url", "title"],
             },
@@ -413,10 +483,12 @@ sources_heading = { en = "Further reading" }
                     "pyproject.toml:14: settings: nav must be list, not bool",
                     "pyproject.toml:15: settings: repo_url must be str, not bool",
                     "pyproject.toml:16: settings: source_uri must be str, not bool",
+                    "pyproject.toml:17: settings: author must be str, not bool",
+                    "pyproject.toml:18: settings: feed_limit must be int, not bool",
                 ],
                 "articleProblems": [
-                    "articles/demo.py:4: demo: body is 55 characters; at least 5,000 are required",
-                    "articles/demo.py:4: demo: cites 1 source; at least 2 are required",
+                    "articles/demo.py:10: demo: body is 55 characters; at least 5,000 are required",
+                    "articles/demo.py:11: demo: cites 1 source; at least 2 are required",
                 ],
             },
         ),
@@ -430,9 +502,11 @@ sources_heading = { en = "Further reading" }
             "Besides its type, a value is checked for what it means: `base_url` must be an absolute "
             "`http` or `https` URL, `language` a language tag, the limits must not be negative and "
             "`min_body_chars` not above `max_body_chars`, `fixture_timeout` more than zero, the three "
-            "folders inside the site root (no absolute path, no `..`), and `sources_heading` must map "
-            "language tags to non-empty labels. These settings hold one mistake of each kind and "
-            "leave out `base_url`:"
+            "folders inside the site root (no absolute path, no `..`), `sources_heading` must map "
+            "language tags to non-empty labels, and `feed_limit` be at least 1. A key the tool does "
+            "not know is named with the closest one when one is near ([did you "
+            "mean](/articles/site-wide-rules/#names-typed-wrong-did-you-mean)). These settings "
+            "hold one mistake of each kind and leave out `base_url`:"
         ),
         code_block(BROKEN, language="toml"),
         verified_output(
@@ -594,6 +668,72 @@ sources_heading = { en = "Further reading" }
                     "'blob/main/', not '../blob/main/'",
                     "2 problems found",
                 ],
+            },
+        ),
+        heading("The author and the feed"),
+        paragraph(
+            "`author` names who writes the site. It becomes the `<author>` of the Atom feed, a "
+            '`<meta name="author">` on every page, and the author of each article\'s JSON-LD '
+            "(the structured data search engines read; see [Templates and "
+            "theming](/articles/templates-and-theming/)), where a set `author` is a `Person`. Left "
+            "empty, the site title stands in everywhere, and in JSON-LD the author is the site, an "
+            "`Organization`."
+        ),
+        paragraph(
+            "`feed_limit` keeps the feed small: `feed.xml` holds only that many of the newest "
+            "revisions (by `published`, newest first; revisions of the same day in site order). "
+            "Feed readers fetch the feed again and again, and a feed of every full article would "
+            "grow with the site. By default it keeps the newest 50, enough for a reader to catch "
+            "up; Pelican offers the same limit as `FEED_MAX_ITEMS`. `revisions.json`, the sitemap, the "
+            "home page and the category pages still hold every revision. A site of three articles, "
+            "`alpha`, `beta` and `gamma`, published on 2026-11-01, 2026-11-15 and 2026-12-01, built "
+            "with these two lines added to its settings, then without them:"
+        ),
+        code_block(AUTHORED, language="toml"),
+        verified_output(
+            author_and_feed,
+            expected={
+                "withAuthor": {
+                    "feedAuthor": ["Ann Example"],
+                    "feedEntries": ["Gamma", "Beta"],
+                    "revisionsJson": ["alpha", "beta", "gamma"],
+                    "metaAuthor": {
+                        "index.html": ["Ann Example"],
+                        "articles/beta/index.html": ["Ann Example"],
+                        "404.html": ["Ann Example"],
+                    },
+                    "jsonLdAuthor": {"@type": "Person", "name": "Ann Example"},
+                },
+                "withoutAuthor": {
+                    "feedAuthor": ["Demo"],
+                    "feedEntries": ["Gamma", "Beta", "Alpha"],
+                    "revisionsJson": ["alpha", "beta", "gamma"],
+                    "metaAuthor": {
+                        "index.html": ["Demo"],
+                        "articles/beta/index.html": ["Demo"],
+                        "404.html": ["Demo"],
+                    },
+                    "jsonLdAuthor": {"@type": "Organization", "name": "Demo"},
+                },
+            },
+        ),
+        paragraph(
+            "The feed's `<updated>` is still the date of the newest revision, and an incremental "
+            "build gives the same feed as a clean one: a new revision pushes the oldest out. "
+            "`feed_limit` must be a whole number of at least 1, and `author` text:"
+        ),
+        code_block(WRONG_FEED, language="toml"),
+        verified_output(
+            author_and_feed,
+            expected={
+                "wrong": {
+                    "exit": 1,
+                    "stderr": [
+                        "pyproject.toml:6: settings: author must be str, not list",
+                        "pyproject.toml:7: settings: feed_limit must be at least 1, not 0",
+                        "2 problems found",
+                    ],
+                },
             },
         ),
         heading("The sources heading"),

@@ -1,9 +1,11 @@
 """Documentation: the templates, the variables they get, overriding them, the theme."""
 
+import json
 import re
+import struct
 from importlib import resources
 
-from _pages_kit import between, lines_with, page
+from _pages_kit import between, edit, lines_with, page
 from _tool import SETTINGS, article, run, site
 
 from site_builder import (
@@ -23,10 +25,14 @@ TEMPLATES = [
     (
         "base.html",
         "The frame of every page: `<head>`, the header with the search box, `<main>`, the footer. "
-        "It defines the blocks `title`, `description` and `main`.",
+        "It defines the blocks `title`, `description`, `sharing` (empty) and `main`.",
         "only those four",
     ),
-    ("article.html", "An article page; extends `base.html`.", "`article`, `toc`, `nav`"),
+    (
+        "article.html",
+        "An article page; extends `base.html` and fills its `sharing` block.",
+        "`article`, `toc`, `nav`, `sharing`",
+    ),
     ("index.html", "The home page; extends `base.html`.", "`heading`, `intro`, `items`"),
     (
         "category.html",
@@ -58,7 +64,8 @@ VARIABLES = [
     (
         "`site`",
         "every page",
-        "The settings: `site.title`, `site.base_url`, `site.description`, `site.language`, `site.nav`…",
+        "The settings: `site.title`, `site.base_url`, `site.description`, `site.language`, `site.author`, "
+        "`site.nav`…",
     ),
     (
         "`lang`",
@@ -85,6 +92,13 @@ VARIABLES = [
         "output, already trusted.",
     ),
     ("`toc`", "article.html", "One entry per `h2` of the body, with `anchor` and `text`."),
+    (
+        "`sharing`",
+        "article.html",
+        "What social sites and search engines read: `sharing.meta`, a list of `(attribute, name, "
+        "content)` for the OpenGraph and Twitter `<meta>` tags, and `sharing.json_ld`, the article's "
+        "JSON-LD, ready to print inside a `<script>` element (below).",
+    ),
     (
         "`nav`",
         "article.html",
@@ -209,6 +223,60 @@ PROOF_PROBES = {
 
 REPO = 'repo_url = "https://github.com/me/notes"\n'
 
+COVER = """\
+<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630">
+  <rect width="1200" height="630" fill="#0a7d55"/>
+  <circle cx="600" cy="315" r="200" fill="#ffffff"/>
+</svg>
+"""
+"""``assets/retry/cover.svg``: a cover drawn at the size social sites ask for, without text."""
+
+SHARED = """\
+from site_builder import Source, paragraph, revision
+
+SPEC = Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")
+
+revisions = [
+    revision(
+        slug="retry-budget",
+        title="Бюджет повторов",
+        categories=["Надёжность"],
+        excerpt="Сколько повторов выдержит сервис.",
+        published="2026-11-20",
+        lang="ru",
+        cover="/assets/retry/cover.svg",
+        body=[paragraph("Повтор без бюджета превращает сбой в лавину.")],
+        sources=[SPEC],
+    ),
+    revision(
+        slug="retry-jitter",
+        title="Jitter & <backoff>",
+        categories=["Reliability"],
+        excerpt="Why retries wait a random time.",
+        published="2026-11-25",
+        cover="/assets/retry/cover.svg",
+        body=[paragraph("Waiting a random time spreads the retries out.")],
+        sources=[SPEC],
+    ),
+    revision(
+        slug="no-cover",
+        title="No cover",
+        categories=["Reliability"],
+        excerpt="An article without a cover.",
+        published="2026-11-30",
+        body=[paragraph("Nothing to show but words.")],
+        sources=[SPEC],
+    ),
+]
+"""
+"""``articles/retry.py``: two articles sharing one SVG cover, one in Russian; a third without a cover."""
+
+BAD_COVER = """\
+<svg xmlns="http://www.w3.org/2000/svg" width="320" height="120">
+  <rect x="1" x="2" width="10" height="10"/>
+</svg>
+"""
+
 
 @fixture
 def proofs_and_marks() -> dict:
@@ -227,6 +295,98 @@ def proofs_and_marks() -> dict:
     return {
         "pages": shown,
         "checks": {"builtWithTwoMarksInTheBody": bodies == [True, True]},
+    }
+
+
+def _head(html: str) -> list[str]:
+    """The lines of a page's ``<head>`` from ``<link rel="canonical">`` to the JSON-LD, included."""
+    lines = html.splitlines()
+    first = next(n for n, line in enumerate(lines) if line.startswith('<link rel="canonical"'))
+    last = next(n for n, line in enumerate(lines) if line.startswith('<script type="application/ld+json">'))
+    return lines[first : last + 1]
+
+
+def _png_size(data: bytes) -> list[int]:
+    """Width and height from a PNG's IHDR chunk (``[]`` for anything that is not a PNG)."""
+    return list(struct.unpack(">II", data[16:24])) if data[:8] == b"\x89PNG\r\n\x1a\n" else []
+
+
+@fixture
+def sharing_tags() -> dict:
+    """SHARED with COVER and an author, built; the heads of its pages, read back and parsed."""
+    root = site(
+        {"articles/retry.py": SHARED, "assets/retry/cover.svg": COVER}, SETTINGS + 'author = "Ann Example"\n'
+    )
+    ran = run(root, "build")
+    heads = {
+        slug: _head(page(root, f"articles/{slug}/index.html"))
+        for slug in ("retry-budget", "retry-jitter", "no-cover")
+    }
+    ld = heads["retry-jitter"][-1]
+    data = json.loads(ld[ld.index(">") + 1 : ld.rindex("</script>")])
+    package = resources.files("site_builder").joinpath("templates/article.html").read_text("utf-8")
+    block = package[
+        package.index("{% block sharing %}") : package.index(
+            "{% endblock %}", package.index("{% block sharing %}")
+        )
+        + 14
+    ]
+    return {
+        "retry-budget": heads["retry-budget"],
+        "retry-jitter": {
+            "differentLines": [line for line in heads["retry-jitter"] if line not in heads["retry-budget"]],
+            "jsonLd": data,
+        },
+        "no-cover": {
+            "twitter:card": [line for line in heads["no-cover"] if "twitter:card" in line],
+            "og:image": [line for line in heads["no-cover"] if "og:image" in line],
+        },
+        "sharingBlock": block.splitlines(),
+        "checks": {
+            "built": ran.code == 0,
+            "scriptCannotBeClosedEarly": "</" not in ld[ld.index(">") + 1 : ld.rindex("</script>")],
+            "homeHasOnlyTheAuthor": "og:type" not in page(root, "index.html")
+            and '<meta name="author" content="Ann Example">' in page(root, "index.html"),
+        },
+    }
+
+
+@fixture
+def cover_png() -> dict:
+    """SHARED built twice (the second time after an edit): the PNG drawn from COVER, and its cache;
+    then a site whose cover is not well-formed SVG, validated and built."""
+    root = site({"articles/retry.py": SHARED, "assets/retry/cover.svg": COVER})
+    first = run(root, "build")
+    drawn = (root / "build" / "og" / "retry" / "cover.svg.png").read_bytes()
+    cache = root / ".site-builder-cache" / "og"
+    kept = {path.name: path.stat().st_mtime_ns for path in cache.iterdir()}
+    edit(root / "articles" / "retry.py", "Nothing to show but words.", "Nothing to show but a few words.")
+    second = run(root, "build")
+    page_bytes = (root / "build" / "og" / "retry" / "cover.svg.png").read_bytes()
+    bad = site(
+        {
+            "articles/tall.py": article("tall-cover", "Tall").replace(
+                "        body=[", '        cover="/assets/covers/tall.svg",\n        body=['
+            ),
+            "assets/covers/tall.svg": BAD_COVER,
+        }
+    )
+    checked, built = run(bad, "validate"), run(bad, "build")
+    return {
+        "og": sorted(
+            path.relative_to(root / "build").as_posix() for path in (root / "build" / "og").rglob("*.png")
+        ),
+        "pngSize": _png_size(drawn),
+        "cacheEntries": len(kept),
+        "unreadable": {
+            "validate": {"exit": checked.code, "stderr": checked.lines},
+            "build": {"exit": built.code, "stderr": built.lines},
+        },
+        "checks": {
+            "bothBuilt": first.code == second.code == 0,
+            "sameBytesAfterTheEdit": page_bytes == drawn,
+            "notDrawnAgain": {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == kept,
+        },
     }
 
 
@@ -526,8 +686,10 @@ templates_page = revision(
             "from the package. To change the frame of every page — to add a stylesheet of your own from "
             "`assets/`, say — copy the package's `base.html` into `templates/` and edit the copy: a "
             "template cannot extend another of the same name. Links in an overriding template are "
-            "checked like every other link of the built site, so a link to a page that does not exist "
-            "fails the build."
+            "checked like every other link of the site, and reported at the template's file and line: "
+            "what it writes literally — a link to a page that does not exist, an image without alt "
+            "text — already by `validate`, what it makes from an expression by `build` (see "
+            "[Site-wide rules](/articles/site-wide-rules/#templates-a-site-writes))."
         ),
         paragraph(
             "Templates are inputs of the build like articles and settings: `serve` rebuilds when a file "
@@ -575,6 +737,215 @@ templates_page = revision(
         paragraph(
             "So when you edit templates, check them with `site-builder build` (or keep "
             "`site-builder serve` running), not with `validate` alone."
+        ),
+        heading("Shared and indexed: the head of an article page"),
+        paragraph(
+            "A link to an article pasted into a chat, a social network or a feed reader is shown as a "
+            "card — title, description, picture — read from the page's OpenGraph and Twitter `<meta>` "
+            "tags; search engines read the article's JSON-LD, schema.org data in a `<script>` element. "
+            "Every article page carries both, right after its canonical link, made from the revision "
+            "and the settings: nothing to write. A fixture builds this batch, with the cover below "
+            'and `author = "Ann Example"` in the settings:'
+        ),
+        code_block(SHARED, language="python"),
+        paragraph("The head of the Russian article, from the canonical link to the JSON-LD:"),
+        verified_output(
+            sharing_tags,
+            expected={
+                "retry-budget": [
+                    '<link rel="canonical" href="https://demo.example/articles/retry-budget/">',
+                    '<meta property="og:type" content="article">',
+                    '<meta property="og:title" content="Бюджет повторов">',
+                    '<meta property="og:description" content="Сколько повторов выдержит сервис.">',
+                    '<meta property="og:url" content="https://demo.example/articles/retry-budget/">',
+                    '<meta property="og:site_name" content="Demo">',
+                    '<meta property="og:locale" content="ru_RU">',
+                    '<meta property="article:published_time" content="2026-11-20">',
+                    '<meta property="article:modified_time" content="2026-11-20">',
+                    '<meta property="og:image" content="https://demo.example/og/retry/cover.svg.png">',
+                    '<meta property="og:image:type" content="image/png">',
+                    '<meta property="og:image:width" content="1200">',
+                    '<meta property="og:image:height" content="630">',
+                    '<meta property="og:image:alt" content="Бюджет повторов">',
+                    '<meta name="twitter:card" content="summary_large_image">',
+                    '<meta name="twitter:title" content="Бюджет повторов">',
+                    '<meta name="twitter:description" content="Сколько повторов выдержит сервис.">',
+                    '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article",'
+                    '"headline":"Бюджет повторов","description":"Сколько повторов выдержит сервис.",'
+                    '"inLanguage":"ru","datePublished":"2026-11-20","dateModified":"2026-11-20",'
+                    '"author":{"@type":"Person","name":"Ann Example"},'
+                    '"url":"https://demo.example/articles/retry-budget/",'
+                    '"mainEntityOfPage":{"@type":"WebPage","@id":"https://demo.example/articles/retry-budget/"},'
+                    '"image":"https://demo.example/og/retry/cover.svg.png"}</script>',
+                ]
+            },
+        ),
+        unordered_list(
+            [
+                "**Title and description** are the revision's `title` (without the site's name) and "
+                "`excerpt`; `og:url` is the canonical URL, `base_url` and the page's path; "
+                "`og:site_name` the site's `title`.",
+                "**`og:locale`** comes from the revision's `lang`: a tag with a territory keeps it "
+                "(`pt-BR` → `pt_BR`), a bare language takes its most likely one (`ru` → `ru_RU`, "
+                "`en` → `en_US`, `ko` → `ko_KR`), and a language too rare for that list gets no "
+                "`og:locale` tag rather than a guess.",
+                "**The dates** are `published`; the modified time is the same date, since a revision "
+                "has no later one.",
+                "**The picture** (`og:image`, with its alt text, the title) is there only when the "
+                "cover can be one: a PNG drawn from an SVG cover (next section), or a PNG, JPEG, GIF "
+                "or WebP cover as it is. With a picture the Twitter card is `summary_large_image`, "
+                "without one `summary`.",
+                "**The JSON-LD** is one schema.org `Article`: headline, description, language, "
+                "dates, `author` (a `Person` named by the `author` setting; without it the site, an "
+                "`Organization` named by its title — see [Settings](/articles/settings/)), URL and "
+                "picture.",
+            ]
+        ),
+        paragraph(
+            "The English article, which shares the cover, differs in these lines only; its title "
+            "shows how values are escaped — as every attribute in the `<meta>` tags, and with "
+            "`\\u0026`, `\\u003c`, `\\u003e` in the JSON-LD, so that no title can close the "
+            "`<script>` element — and its JSON-LD, parsed, is the data search engines get. The "
+            "article without a cover has the small card and no picture:"
+        ),
+        verified_output(
+            sharing_tags,
+            expected={
+                "retry-jitter": {
+                    "differentLines": [
+                        '<link rel="canonical" href="https://demo.example/articles/retry-jitter/">',
+                        '<meta property="og:title" content="Jitter &amp; &lt;backoff&gt;">',
+                        '<meta property="og:description" content="Why retries wait a random time.">',
+                        '<meta property="og:url" content="https://demo.example/articles/retry-jitter/">',
+                        '<meta property="og:locale" content="en_US">',
+                        '<meta property="article:published_time" content="2026-11-25">',
+                        '<meta property="article:modified_time" content="2026-11-25">',
+                        '<meta property="og:image:alt" content="Jitter &amp; &lt;backoff&gt;">',
+                        '<meta name="twitter:title" content="Jitter &amp; &lt;backoff&gt;">',
+                        '<meta name="twitter:description" content="Why retries wait a random time.">',
+                        '<script type="application/ld+json">{"@context":"https://schema.org",'
+                        '"@type":"Article","headline":"Jitter \\u0026 \\u003cbackoff\\u003e",'
+                        '"description":"Why retries wait a random time.","inLanguage":"en",'
+                        '"datePublished":"2026-11-25","dateModified":"2026-11-25",'
+                        '"author":{"@type":"Person","name":"Ann Example"},'
+                        '"url":"https://demo.example/articles/retry-jitter/",'
+                        '"mainEntityOfPage":{"@type":"WebPage","@id":"https://demo.example/articles/retry-jitter/"},'
+                        '"image":"https://demo.example/og/retry/cover.svg.png"}</script>',
+                    ],
+                    "jsonLd": {
+                        "@context": "https://schema.org",
+                        "@type": "Article",
+                        "headline": "Jitter & <backoff>",
+                        "description": "Why retries wait a random time.",
+                        "inLanguage": "en",
+                        "datePublished": "2026-11-25",
+                        "dateModified": "2026-11-25",
+                        "author": {"@type": "Person", "name": "Ann Example"},
+                        "url": "https://demo.example/articles/retry-jitter/",
+                        "mainEntityOfPage": {
+                            "@type": "WebPage",
+                            "@id": "https://demo.example/articles/retry-jitter/",
+                        },
+                        "image": "https://demo.example/og/retry/cover.svg.png",
+                    },
+                },
+                "no-cover": {
+                    "twitter:card": ['<meta name="twitter:card" content="summary">'],
+                    "og:image": [],
+                },
+            },
+        ),
+        paragraph(
+            'The other pages — home, categories, 404 — carry only `<meta name="author">` (see '
+            "[Settings](/articles/settings/)). The tags come from the `sharing` block: `base.html` "
+            "leaves it empty, and the package's `article.html` fills it from the `sharing` variable:"
+        ),
+        verified_output(
+            sharing_tags,
+            expected={
+                "sharingBlock": [
+                    "{% block sharing %}{% for attribute, name, content in sharing.meta %}<meta "
+                    '{{ attribute }}="{{ name }}" content="{{ content }}">',
+                    '{% endfor %}<script type="application/ld+json">{{ sharing.json_ld }}</script>',
+                    "{% endblock %}",
+                ]
+            },
+        ),
+        paragraph(
+            "A site's own `article.html` that extends `base.html` gets none of these tags until it "
+            "has the same block: copy these three lines into it. One that leaves the block out, on "
+            "purpose or because it was written before the block existed, simply has no sharing tags "
+            "— nothing fails. `sharing.json_ld` is already escaped for the `<script>` element, so "
+            "print it as it is."
+        ),
+        heading("The cover social sites see"),
+        paragraph(
+            "Social sites do not show SVG, so `build` draws each SVG cover under `assets/` as a PNG "
+            "of 1200 × 630 pixels — the size Facebook, X and LinkedIn ask for — at `og/` and the "
+            "cover's path under `assets/`, with `.png` added: `/assets/retry/cover.svg` becomes "
+            "`og/retry/cover.svg.png` in the output, and that is the page's `og:image`. The cover "
+            "of the batch above:"
+        ),
+        code_block(COVER, language="xml"),
+        verified_output(
+            cover_png,
+            expected={"og": ["og/retry/cover.svg.png"], "pngSize": [1200, 630], "cacheEntries": 1},
+        ),
+        unordered_list(
+            [
+                "**Drawn once.** The two articles share the cover, so it was drawn once: `og/` "
+                "holds one PNG and `.site-builder-cache/og/` one drawing (`cacheEntries`). The "
+                "fixture then edited an article and built again: the cover was not drawn again "
+                "and the PNG kept its bytes. A cover is drawn again only when its SVG changes, or "
+                "— for an SVG with text — the installed fonts do. Many new covers are drawn in "
+                "`--jobs` worker processes; each takes some tens of milliseconds, more with text.",
+                "**Fitted, not cropped.** An SVG of another shape is fitted inside 1200 × 630 with "
+                "its proportions kept, centred on white. Draw covers at 1200 × 630 (or 40:21) to "
+                "fill the card. Dark-mode rules of the SVG (`prefers-color-scheme`) are not "
+                'applied, and files the SVG refers to (`<image href="photo.png">`) are not '
+                "drawn, as a browser showing the SVG as an image would not; `data:` images are.",
+                "**Text and fonts.** Text in the SVG is drawn with the fonts installed on the "
+                "machine that builds (the system's font folders), so the same cover may look "
+                "different on another machine, and a script with no font installed — Korean on a "
+                "machine without a CJK font — comes out as empty boxes. Name the face in the SVG "
+                '(`font-family: "Noto Sans CJK KR", sans-serif`) and install it where you build '
+                "(Debian and Ubuntu: `apt-get install fonts-noto-cjk`). The PNG has the same bytes "
+                "from build to build on one machine.",
+                "**In CI**, a build from a fresh clone draws every cover again; keep "
+                "`.site-builder-cache/` between runs (see [Deploying](/articles/deploying/)) to "
+                "draw only the new ones.",
+            ]
+        ),
+        paragraph(
+            "A PNG, JPEG, GIF or WebP cover needs no drawing: it is the `og:image` as it is, below "
+            "`base_url` when it is a path of the site. Any other cover — an SVG on another host — "
+            "gives no picture. `validate` draws nothing, so an SVG that cannot be drawn (not "
+            "well-formed, no size) is found by `build`, at the SVG's own line, under the slug of "
+            "the first article that shows it. Here `assets/covers/tall.svg` writes the attribute `x` "
+            "twice on its line 2:"
+        ),
+        code_block(BAD_COVER, language="xml"),
+        verified_output(
+            cover_png,
+            expected={
+                "unreadable": {
+                    "validate": {"exit": 0, "stderr": ["ok: 1 revisions valid, 0 fixtures passed"]},
+                    "build": {
+                        "exit": 1,
+                        "stderr": [
+                            "assets/covers/tall.svg:2: tall-cover: the cover cannot be drawn as a PNG for "
+                            "social sites: attribute 'x' at 2:15 is already defined",
+                            "1 problem found",
+                            "nothing was written; the previous site is untouched",
+                        ],
+                    },
+                }
+            },
+        ),
+        paragraph(
+            "A browser would not show that cover either; fix the SVG and build again. The drawing "
+            "is done by resvg (the `resvg-py` package, installed with site_builder: a self-contained "
+            "wheel, no system library needed)."
         ),
         heading("The theme"),
         paragraph(

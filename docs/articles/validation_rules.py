@@ -4,8 +4,8 @@ Each fixture makes one small site with several planted mistakes, runs ``validate
 on it in text and in JSON, and returns the problem lines grouped by rule name.
 """
 
-from _checking import validate_both
-from _tool import SETTINGS, article, run, site
+from _checking import broken_site
+from _tool import SETTINGS, run, site
 
 from site_builder import (
     Source,
@@ -52,6 +52,25 @@ revisions = [
 ]
 """
 
+FIELD_LINES = """\
+from site_builder import Source, paragraph, revision
+
+SPEC = Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")
+
+revisions = [
+    revision(
+        slug="one-field-a-line",
+        title="One field a line",
+        categories=["Notes"],
+        excerpt="Each field on a line of its own.",
+        published="2026-12-32",
+        body=[paragraph("Long enough for this small site.")],
+        sources=[SPEC],
+    ),
+]
+"""
+"""One field a line: a day that does not exist, and one source where the site asks for two."""
+
 NAMES = """\
 from site_builder import Source, paragraph, revision
 
@@ -90,6 +109,7 @@ revisions = [
     ),
 ]
 """
+
 
 MEASURED = """\
 from site_builder import Source, code_block, heading, paragraph, revision
@@ -234,186 +254,64 @@ revisions = [
 """
 
 FRAGMENTS = """\
-from site_builder import Source, heading, paragraph, revision
+from site_builder import Markup, Source, heading, paragraph, revision
 
 SPEC = Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")
 
 revisions = [
     revision(
-        slug="fragments", title="Fragments", categories=["Notes"], excerpt="Links into a page.",
+        slug="retries", title="Retries", categories=["Notes"], excerpt="Links into pages.",
         published="2026-12-01", sources=[SPEC],
         body=[
-            heading("Setup"),
-            paragraph("Back to [the setup](#setup), on to [the end](#the-end)."),
+            heading("Retry budget"),
+            paragraph("See [the budget](#retry-budget), [the end](#the-end) and [the box](#kept)."),
+            Markup('<p id="kept">An id written in trusted HTML.</p>'),
+            paragraph("Elsewhere: [its setup](/articles/setup/#install), [the top](/#main)."),
+            paragraph("Typos: [the budget](#retry-budgte), [its setup](/articles/setup/#instal)."),
         ],
     ),
-]
-"""
-
-BATCHES = {
-    "articles/a_fine.py": article("still-checked").replace('"2026-12-01"', '"2026-13-01"'),
-    "articles/b_syntax.py": """\
-from site_builder import paragraph, revision
-
-revisions = [
     revision(
-        slug="unclosed",
-        body=[paragraph("An unclosed call."],
-    )
-]
-""",
-    "articles/c_raises.py": """\
-from site_builder import revision
-
-WORDS = {"retry": "Retry"}
-TITLE = WORDS["retries"]
-
-revisions = []
-""",
-    "articles/e_no_list.py": """\
-from site_builder import revision
-
-articles = []
-""",
-    "articles/f_not_list.py": """\
-from site_builder import revision
-
-revisions = revision
-""",
-    "articles/g_wrong_item.py": """\
-from site_builder import revision
-
-revisions = ["a-slug"]
-""",
-}
-
-LATIN1 = """\
-from site_builder import revision
-
-revisions = []
-
-# Written by Jörg
-"""
-"""``articles/d_latin1.py``: saved as Latin-1, not UTF-8."""
-
-BROKEN_SETTINGS = """\
-[tool.site_builder]
-base_url = "demo.example"
-language = "english"
-description = 5
-min_source = 1
-min_body_chars = 500
-max_body_chars = 100
-fixture_timeout = 0
-output_dir = "../public"
-
-[[tool.site_builder.nav]]
-section = "Start"
-pages = [["no-such-page", "Start here"]]
-"""
-
-NOT_TOML = """\
-[tool.site_builder]
-title = "Demo"
-base_url = "https://demo.example/"
-min_body_chars = 20
-min_body_chars = 30
-"""
-
-FIXTURES = """\
-from site_builder import Source, fixture, paragraph, revision, verified_output
-
-SPEC = Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")
-
-
-@fixture
-def retries() -> dict:
-    sent = 2
-    return {"sent": sent, "checks": {"sentOnce": sent == 1}}
-
-
-@fixture
-def effects() -> dict:
-    return {"effects": 1, "checks": {"counted": True}}
-
-
-@fixture
-def sized(size: int) -> dict:
-    return {"checks": {"small": size < 10}}
-
-
-def plain() -> dict:
-    return {"checks": {"ok": True}}
-
-
-revisions = [
-    revision(
-        slug="fixture-mistakes", title="Fixtures", categories=["Notes"], excerpt="Unbacked output.",
+        slug="setup", title="Setup", categories=["Notes"], excerpt="The other page.",
         published="2026-12-01", sources=[SPEC],
-        body=[
-            paragraph("Long enough for this small site."),
-            verified_output(effects, expected={"effects": 2}),
-            verified_output(plain, expected={"ok": True}),
-        ],
+        body=[heading("Install"), paragraph("Back to [the budget](/articles/retries/#retry-budget).")],
     ),
 ]
 """
-
-LEFT_OUT = """\
-from site_builder import Source, paragraph, revision
-
-SPEC = Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")
-TEXT = [paragraph("Long enough for this small site.")]
-
-revisions = [
-    revision(
-        slug="teaser", title="Teaser", categories=["Notes"], excerpt="Links to what comes.",
-        published="2026-12-01", sources=[SPEC],
-        body=[paragraph("Soon: [a draft](/articles/half-written/) and [a gift](/articles/gift/#top).")],
-    ),
-    revision(
-        slug="half-written", title="Draft", categories=["Notes"], excerpt="Not ready.",
-        published="2026-11-20", draft=True, body=TEXT, sources=[SPEC],
-    ),
-    revision(
-        slug="gift", title="Gift", categories=["Notes"], excerpt="Not yet.",
-        published="2026-12-24", body=TEXT, sources=[SPEC],
-    ),
-]
-"""
-"""A published revision linking to a draft and to a scheduled revision; the nav lists the latter."""
-
-LEFT_OUT_NAV = """\
-
-[[tool.site_builder.nav]]
-section = "Start here"
-pages = [["teaser", "Teaser"], ["gift", "The gift"]]
-"""
-
+"""Links to ids of the same page, of another article and of the home page; three do not resolve."""
 
 # --- fixtures ----------------------------------------------------------------------------------
-
-
-def _report(files: dict[str, str], planted: int, settings: str = SETTINGS) -> dict:
-    """Validate a broken site; its problem lines by rule, and the checks every such site has."""
-    found = validate_both(site(files, settings))
-    checks = found.checks(planted)
-    checks["everyLineNamesAFile"] = all(
-        line.startswith(("articles/", "pyproject.toml:")) for line in found.lines
-    )
-    return {"exit": found.code, "problems": found.by_rule, "summary": found.summary, "checks": checks}
 
 
 @fixture
 def fields() -> dict:
     """Required fields, unknown fields and wrong types."""
-    return _report({"articles/post.py": FIELDS}, planted=8)
+    return broken_site({"articles/post.py": FIELDS}, planted=8)
+
+
+@fixture
+def field_lines() -> dict:
+    """FIELD_LINES under SOURCES_SETTINGS: the text and the GitHub lines point at each field."""
+    root = site({"articles/post.py": FIELD_LINES}, SOURCES_SETTINGS)
+    text, github = run(root, "validate"), run(root, "validate", "--format", "github")
+    written = FIELD_LINES.splitlines()
+    published = next(n for n, line in enumerate(written, 1) if line.strip().startswith("published="))
+    sources = next(n for n, line in enumerate(written, 1) if line.strip().startswith("sources="))
+    return {
+        "text": text.lines,
+        "github": github.stdout.splitlines(),
+        "checks": {
+            "bothExitOne": text.code == github.code == 1,
+            "atThePublishedLine": text.lines[0].startswith(f"articles/post.py:{published}: "),
+            "atTheSourcesLine": text.lines[1].startswith(f"articles/post.py:{sources}: "),
+            "notAtTheCall": not any(line.startswith("articles/post.py:6:") for line in text.lines),
+        },
+    }
 
 
 @fixture
 def names() -> dict:
     """Slugs, categories, dates, languages and characters XML cannot carry."""
-    return _report({"articles/post.py": NAMES}, planted=8)
+    return broken_site({"articles/post.py": NAMES}, planted=8)
 
 
 @fixture
@@ -442,25 +340,25 @@ def measuring() -> dict:
 @fixture
 def limits() -> dict:
     """A body under ``min_body_chars`` and one over ``max_body_chars``."""
-    return _report({"articles/post.py": LIMITS}, planted=2, settings=LIMITS_SETTINGS)
+    return broken_site({"articles/post.py": LIMITS}, planted=2, settings=LIMITS_SETTINGS)
 
 
 @fixture
 def blocks() -> dict:
     """What ``body`` may hold, and each helper given something it cannot render."""
-    return _report({"articles/post.py": BLOCKS, "assets/plot.svg": SVG}, planted=11)
+    return broken_site({"articles/post.py": BLOCKS, "assets/plot.svg": SVG}, planted=11)
 
 
 @fixture
 def sources() -> dict:
     """Too few sources, a source without a field, a URL twice, a scheme, a non-Source."""
-    return _report({"articles/post.py": SOURCES}, planted=5, settings=SOURCES_SETTINGS)
+    return broken_site({"articles/post.py": SOURCES}, planted=5, settings=SOURCES_SETTINGS)
 
 
 @fixture
 def links() -> dict:
     """URL schemes, and site-relative URLs that must name a page or a file under assets/."""
-    report = _report({"articles/post.py": LINKS, "assets/plot.svg": SVG}, planted=9)
+    report = broken_site({"articles/post.py": LINKS, "assets/plot.svg": SVG}, planted=9)
     flat = [line for lines in report["problems"].values() for line in lines]
     report["checks"]["goodLinksPass"] = not any("good-links" in line for line in flat)
     return report
@@ -468,61 +366,19 @@ def links() -> dict:
 
 @fixture
 def fragments() -> dict:
-    """A link to a missing ``#fragment``: validate passes it, build finds it on the rendered page."""
+    """Links to missing ``#fragment`` ids: validate reports them at the helper call, and so does build."""
     root = site({"articles/post.py": FRAGMENTS})
     checked, built = run(root, "validate"), run(root, "build")
     return {
         "validate": {"exit": checked.code, "stderr": checked.lines},
         "build": {"exit": built.code, "stderr": built.lines},
         "checks": {
-            "validatePasses": checked.code == 0,
-            "buildFails": built.code == 1,
-            "onlyTheMissingId": len(built.lines) == 3 and "the-end" in built.lines[0],
+            "validateFails": checked.code == 1,
+            "buildSaysTheSame": built.code == 1 and built.lines[:-1] == checked.lines,
+            "nothingInTheOutputFolder": not any(line.startswith("build/") for line in built.lines),
             "nothingWritten": not (root / "build").exists(),
         },
     }
-
-
-@fixture
-def batches() -> dict:
-    """Modules that do not import, or do not hold a list of revisions; the others still checked."""
-    root = site(BATCHES)
-    (root / "articles" / "d_latin1.py").write_bytes(LATIN1.encode("latin-1"))
-    found = validate_both(root)
-    checks = found.checks(7)
-    checks["otherBatchStillChecked"] = any(line.startswith("articles/a_fine.py:") for line in found.lines)
-    checks["noTraceback"] = not any("Traceback" in line for line in found.lines)
-    return {"exit": found.code, "problems": found.by_rule, "summary": found.summary, "checks": checks}
-
-
-@fixture
-def settings() -> dict:
-    """``[tool.site_builder]`` with a mistake on almost every line."""
-    return _report({"articles/README.md": "No batches here yet.\n"}, planted=9, settings=BROKEN_SETTINGS)
-
-
-@fixture
-def settings_file() -> dict:
-    """A ``pyproject.toml`` that is not TOML, and a site without its articles folder."""
-    return _report({}, planted=2, settings=NOT_TOML)
-
-
-@fixture
-def left_out() -> dict:
-    """Links and a nav entry to revisions a build leaves out; then the same site with both flags."""
-    report = _report({"articles/post.py": LEFT_OUT}, planted=3, settings=SETTINGS + LEFT_OUT_NAV)
-    previewed = run(
-        site({"articles/post.py": LEFT_OUT}, SETTINGS + LEFT_OUT_NAV), "validate", "--drafts", "--future"
-    )
-    report["withDraftsAndFuture"] = {"exit": previewed.code, "stderr": previewed.lines}
-    report["checks"]["flagsMakeItValid"] = previewed.code == 0
-    return report
-
-
-@fixture
-def fixtures() -> dict:
-    """A failing check, a fixture with an argument, a drifted output, a block backed by no fixture."""
-    return _report({"articles/post.py": FIXTURES}, planted=4)
 
 
 # --- the page ----------------------------------------------------------------------------------
@@ -545,21 +401,37 @@ rules = revision(
             [
                 "**PATH** is relative to the site root, with forward slashes: "
                 "`articles/post.py` or `pyproject.toml`.",
-                "**LINE** is where you wrote the thing at fault: the `revision(` call for a "
-                "field, the helper call (`paragraph(`, `figure(`, …) for a block, the "
-                "`Source(` call for a source, the `def` of a fixture, the key of a setting.",
+                "**LINE** is where you wrote the thing at fault: the field's own keyword "
+                "(`sources=`, `published=`, …) for a field, the `revision(` call for a field "
+                "that is missing, the helper call (`paragraph(`, `figure(`, …) for a block and "
+                "for the links in it, the `Source(` call for a source, the `def` of a fixture, "
+                "the key of a setting, the line of a template.",
                 "**SUBJECT** is the revision's slug, `batch MODULE` for a module that cannot be "
-                "loaded, `fixture MODULE:FUNCTION` for a fixture, or `settings` (and `page` for "
-                "what `build` finds on a rendered page).",
+                "loaded, `fixture MODULE:FUNCTION` for a fixture, `settings`, or `template` for "
+                "a template of the site's own.",
                 "**message** names the rule, the value you gave and the limit it broke.",
             ]
         ),
         paragraph(
             "The lines come sorted by file and line, and a last line counts them. The command "
-            "then exits with 1 (0 when there is nothing to report). The same problems come "
-            "out of `build`, which writes nothing while any is left, and of the pytest plugin; "
+            "then exits with 1 (0 when there is nothing to report, or only warnings). The same "
+            "problems come out of `build`, which writes nothing while an error is left, and of the "
+            "pytest plugin; "
             "`validate --format json` prints each as an object whose `rule` field names the "
-            "rule — see [Checking in CI](/articles/continuous-integration/)."
+            "rule — see [Checking in CI](/articles/continuous-integration/). One rule is a "
+            "*warning* rather than an error: a category spelt close to another one. A warning "
+            "is printed with the errors, with `warning:` before its message, and fails nothing "
+            "([Site-wide rules](/articles/site-wide-rules/#categories-written-two-ways))."
+        ),
+        paragraph(
+            "Everything an author writes is judged before anything is rendered, so `validate` "
+            "and the pytest plugin catch what `build` would stop on — a link to a missing "
+            "`#fragment` too — and no problem ever names a file of the output folder. What only "
+            "a rendered page can show comes from a template, and `build` reports it at the "
+            "template's line ([Site-wide rules](/articles/site-wide-rules/#templates-a-site-writes)); "
+            "the one other thing only `build` finds is an SVG cover it cannot draw as a PNG for "
+            "social sites ([Templates and "
+            "theming](/articles/templates-and-theming/#the-cover-social-sites-see))."
         ),
         heading("How to read this page"),
         paragraph(
@@ -576,8 +448,9 @@ rules = revision(
             "`revision(...)` takes keyword arguments only. `slug`, `title`, `categories`, "
             "`excerpt`, `published`, `body` and `sources` are required; `cover`, `lang`, "
             "`reading_minutes` and `draft` are optional. None of these mistakes stops the module from "
-            "importing: `revision` records each one at the line of its call and validation "
-            "reports them with everything else."
+            "importing: `revision` records each one at the line where the field is written — "
+            "the `revision(` line for a field that is missing — and validation reports them "
+            "with everything else."
         ),
         code_block(FIELDS, language="python"),
         verified_output(
@@ -587,19 +460,19 @@ rules = revision(
                 "problems": {
                     "required": [
                         "articles/post.py:7: no-excerpt: missing required field 'excerpt'",
-                        "articles/post.py:11: empty-title: title must not be empty",
+                        "articles/post.py:12: empty-title: title must not be empty",
                     ],
                     "unknown-field": [
-                        "articles/post.py:15: unknown-fields: unknown field 'author'",
-                        "articles/post.py:15: unknown-fields: unknown field 'reading_minute'; "
+                        "articles/post.py:17: unknown-fields: unknown field 'author'",
+                        "articles/post.py:17: unknown-fields: unknown field 'reading_minute'; "
                         "did you mean 'reading_minutes'?",
                     ],
                     "field-type": [
-                        "articles/post.py:19: wrong-types: category 2 must be a str, not int",
-                        "articles/post.py:19: wrong-types: reading_minutes must be a whole number "
+                        "articles/post.py:20: wrong-types: category 2 must be a str, not int",
+                        "articles/post.py:20: wrong-types: title must be a str, not int",
+                        "articles/post.py:21: wrong-types: reading_minutes must be a whole number "
                         "of at least 1, not 0",
-                        "articles/post.py:19: wrong-types: title must be a str, not int",
-                        "articles/post.py:23: categories-str: categories must be a list, not str",
+                        "articles/post.py:24: categories-str: categories must be a list, not str",
                     ],
                 },
                 "summary": "8 problems found",
@@ -619,6 +492,46 @@ rules = revision(
                 '`categories="Notes"` is reported, not read as one category.',
             ]
         ),
+        heading("The line of a field"),
+        paragraph(
+            "A problem about one field is reported at the line where that field's keyword is "
+            "written, so an editor — or a GitHub annotation — takes you to the value at fault, "
+            "not to the start of a long `revision(...)` call. Written one field a line, as most "
+            "articles are, each problem has a line of its own. This site asks for two sources:"
+        ),
+        code_block(FIELD_LINES, language="python"),
+        verified_output(
+            field_lines,
+            expected={
+                "text": [
+                    "articles/post.py:11: one-field-a-line: published '2026-12-32' is not an ISO date "
+                    "like 2020-06-18",
+                    "articles/post.py:13: one-field-a-line: cites 1 source; at least 2 are required",
+                    "2 problems found",
+                ],
+                "github": [
+                    "::error file=articles/post.py,line=11,title=published::one-field-a-line: "
+                    "published '2026-12-32' is not an ISO date like 2020-06-18",
+                    "::error file=articles/post.py,line=13,title=sources-count::one-field-a-line: "
+                    "cites 1 source; at least 2 are required",
+                ],
+            },
+        ),
+        unordered_list(
+            [
+                "The slug, title, excerpt, categories, date, language, reading time, cover, "
+                "body and sources each point at their own keyword: a body too short at `body=`, "
+                "too few sources at `sources=`, a duplicate slug at the second `slug=` (naming "
+                "the first one's `slug=` line).",
+                "A field that is missing has no line of its own: `missing required field` is at "
+                "the `revision(` line. So is a field passed through `**mapping`, and every "
+                "field when Python runs with `-X no_debug_ranges`, which drops the column "
+                "information the lines are read from.",
+                "A problem inside one block — a helper given a wrong value, a bad link in a "
+                "`paragraph(...)` — stays at that helper's call, and a problem of one source at "
+                "its `Source(` call.",
+            ]
+        ),
         # --- names
         heading("Slugs, categories, dates, languages and characters"),
         code_block(NAMES, language="python"),
@@ -628,28 +541,28 @@ rules = revision(
                 "exit": 1,
                 "problems": {
                     "slug": [
-                        "articles/post.py:7: Retry_Effects: slug 'Retry_Effects' must be 3 to 120 "
+                        "articles/post.py:8: Retry_Effects: slug 'Retry_Effects' must be 3 to 120 "
                         "characters of a-z, 0-9 and '-'"
                     ],
                     "slug-unique": [
-                        "articles/post.py:15: retry: slug 'retry' is already used at articles/post.py:11"
+                        "articles/post.py:16: retry: slug 'retry' is already used at articles/post.py:12"
                     ],
                     "categories": [
-                        "articles/post.py:19: no-category: at least one category is required",
-                        "articles/post.py:23: odd-categories: category 2 is empty",
-                        "articles/post.py:23: odd-categories: category 3 makes a URL name of 249 "
+                        "articles/post.py:20: no-category: at least one category is required",
+                        "articles/post.py:24: odd-categories: category 2 is empty",
+                        "articles/post.py:24: odd-categories: category 3 makes a URL name of 249 "
                         "bytes; at most 200 fit a file name",
                     ],
                     "lang": [
-                        "articles/post.py:28: date-and-lang: lang 'english' is not a language tag "
+                        "articles/post.py:30: date-and-lang: lang 'english' is not a language tag "
                         "like 'en' or 'ru'"
                     ],
                     "published": [
-                        "articles/post.py:28: date-and-lang: published '2026-12-1' is not an ISO "
+                        "articles/post.py:30: date-and-lang: published '2026-12-1' is not an ISO "
                         "date like 2020-06-18"
                     ],
                     "xml-character": [
-                        "articles/post.py:32: form-feed: excerpt contains U+000C at character 9, "
+                        "articles/post.py:33: form-feed: excerpt contains U+000C at character 9, "
                         "which XML 1.0 forbids"
                     ],
                 },
@@ -717,7 +630,7 @@ rules = revision(
             "**`body-length`** — the body is shorter than `min_body_chars` or longer than "
             "`max_body_chars` of the settings (5,000 and 15,000 unless the site says "
             "otherwise). The message gives the measured length; the problem is at the "
-            "`revision(` line. This site allows 20 to 60:"
+            "`body=` line. This site allows 20 to 60:"
         ),
         code_block(LIMITS_SETTINGS, language="toml"),
         code_block(LIMITS, language="python"),
@@ -727,8 +640,8 @@ rules = revision(
                 "exit": 1,
                 "problems": {
                     "body-length": [
-                        "articles/post.py:6: too-short: body is 10 characters; at least 20 are required",
-                        "articles/post.py:10: too-long: body is 99 characters; at most 60 are allowed",
+                        "articles/post.py:8: too-short: body is 10 characters; at least 20 are required",
+                        "articles/post.py:12: too-long: body is 99 characters; at most 60 are allowed",
                     ]
                 },
                 "summary": "2 problems found",
@@ -750,15 +663,15 @@ rules = revision(
                 "exit": 1,
                 "problems": {
                     "body-type": [
-                        "articles/post.py:7: not-blocks: body item 2 is plain text; wrap it in "
+                        "articles/post.py:10: not-blocks: body item 2 is plain text; wrap it in "
                         "paragraph() or markdown()",
-                        "articles/post.py:7: not-blocks: body item 3 is a Source, not a helper block",
+                        "articles/post.py:10: not-blocks: body item 3 is a Source, not a helper block",
                     ],
                     "helper-type": [
                         "articles/post.py:10: not-blocks: paragraph(): the text must be a str or "
                         "Markup, not int"
                     ],
-                    "field-type": ["articles/post.py:12: one-block: body must be a list, not Block"],
+                    "field-type": ["articles/post.py:15: one-block: body must be a list, not Block"],
                     "code-language": [
                         "articles/post.py:22: helper-mistakes: code_block(): language 'c plus plus' "
                         "is not a name like 'python'"
@@ -823,10 +736,10 @@ rules = revision(
                 "exit": 1,
                 "problems": {
                     "sources-count": [
-                        "articles/post.py:8: one-source: cites 1 source; at least 2 are required"
+                        "articles/post.py:10: one-source: cites 1 source; at least 2 are required"
                     ],
                     "field-type": [
-                        "articles/post.py:12: source-mistakes: source 6 must be a Source(...), not str"
+                        "articles/post.py:15: source-mistakes: source 6 must be a Source(...), not str"
                     ],
                     "source-duplicate": [
                         "articles/post.py:18: source-mistakes: source 3 repeats the URL "
@@ -877,7 +790,7 @@ rules = revision(
                 "exit": 1,
                 "problems": {
                     "url-target": [
-                        "articles/post.py:15: bad-links: '/images/cover.png' is neither a file under "
+                        "articles/post.py:17: bad-links: '/images/cover.png' is neither a file under "
                         "assets/ nor a page of the site",
                         "articles/post.py:21: bad-links: '/articles/missing/' is neither a file under "
                         "assets/ nor a page of the site",
@@ -885,7 +798,7 @@ rules = revision(
                         "assets/ nor a page of the site",
                     ],
                     "url": [
-                        "articles/post.py:15: bad-links: URL scheme 'vbscript:' is not allowed in "
+                        "articles/post.py:18: bad-links: URL scheme 'vbscript:' is not allowed in "
                         "'vbscript:msgbox(1)'; use https:, http:, mailto:, /path or #fragment",
                         "articles/post.py:19: bad-links: URL scheme 'data:' is not allowed in "
                         "'data:text/html,hi'; use https:, http:, mailto:, /path or #fragment",
@@ -911,291 +824,93 @@ rules = revision(
                 "**`url-target`** — a site-relative URL that is neither a page nor a file "
                 "under `assets/`. For a figure, move the file into `assets/`; for a page, check "
                 "the slug.",
-                "The cover and the URLs of `Markup` are reported at the `revision(` line "
-                "(line 15 above), since no helper call holds them; everything else at its "
-                "helper call.",
+                "The cover is reported at its `cover=` line (17 above) and the URLs of "
+                "`Markup` placed directly in the body at the `body=` line (18), since no "
+                "helper call holds them; everything else at its helper call.",
             ]
         ),
         paragraph(
             "Every link of the first revision passes: the other article's page, a category "
             "page, the feed, a `mailto:` address and a file that exists under `assets/`."
         ),
+        heading("Links to a #fragment"),
         paragraph(
-            "**`#fragment` links** are not checked by `validate`. `build` checks them once "
-            "the pages exist, together with every other link, `src` and `alt` of the "
-            "rendered site, and reports a broken one at the line of the page it would have "
-            "written:"
+            "A link may end with `#id` to land on one element of a page: `#id` alone for the "
+            "article's own page, `/articles/SLUG/#id` for another article, `/#id` or "
+            "`/categories/#id` for another page of the site. The id must exist on that page. "
+            "`validate`, the pytest plugin and `build` check it before anything is rendered, "
+            "and report a missing one at the line of the helper call that holds the link, "
+            "suggesting the closest id when one is near. Here the `retries` article links to "
+            "ids of its own page, of the `setup` article and of the home page:"
         ),
         code_block(FRAGMENTS, language="python"),
         verified_output(
             fragments,
             expected={
-                "validate": {"exit": 0, "stderr": ["ok: 1 revisions valid, 0 fixtures passed"]},
+                "validate": {
+                    "exit": 1,
+                    "stderr": [
+                        "articles/post.py:11: retries: '#the-end': no element with id 'the-end' on "
+                        "/articles/retries/",
+                        "articles/post.py:14: retries: '#retry-budgte': no element with id "
+                        "'retry-budgte' on /articles/retries/; did you mean '#retry-budget'?",
+                        "articles/post.py:14: retries: '/articles/setup/#instal': no element with id "
+                        "'instal' on /articles/setup/; did you mean '#install'?",
+                        "3 problems found",
+                    ],
+                },
                 "build": {
                     "exit": 1,
                     "stderr": [
-                        "build/articles/fragments/index.html:51: page: '#the-end': no element with "
-                        "id 'the-end' on articles/fragments/index.html",
-                        "1 problem found",
+                        "articles/post.py:11: retries: '#the-end': no element with id 'the-end' on "
+                        "/articles/retries/",
+                        "articles/post.py:14: retries: '#retry-budgte': no element with id "
+                        "'retry-budgte' on /articles/retries/; did you mean '#retry-budget'?",
+                        "articles/post.py:14: retries: '/articles/setup/#instal': no element with id "
+                        "'instal' on /articles/setup/; did you mean '#install'?",
+                        "3 problems found",
                         "nothing was written; the previous site is untouched",
                     ],
                 },
             },
         ),
         paragraph(
-            "A heading gets an id made from its text (`Setup` → `#setup`), so `#setup` "
-            "resolves and `#the-end` does not."
-        ),
-        # --- batches
-        heading("Modules that do not load"),
-        paragraph(
-            "Every `.py` file of the articles folder whose name does not start with `_` is a "
-            "batch (a file named `_something.py` is a helper module the batches may import). "
-            "A batch that fails to import is one problem, with its file and the line where "
-            "the import failed; it never hides the problems of the other batches. Here a "
-            "site has six broken modules and one that imports but has a wrong date:"
-        ),
-        code_block(BATCHES["articles/b_syntax.py"], language="python"),
-        code_block(BATCHES["articles/c_raises.py"], language="python"),
-        paragraph(
-            "`d_latin1.py` holds the text below saved in Latin-1, so the `ö` of line 5 is "
-            "the byte `0xf6`, which is not UTF-8. `e_no_list.py` names its list `articles`, "
-            "`f_not_list.py` binds `revisions` to the function `revision`, and "
-            "`g_wrong_item.py` puts a string in the list."
-        ),
-        code_block(LATIN1, language="python"),
-        verified_output(
-            batches,
-            expected={
-                "exit": 1,
-                "problems": {
-                    "published": [
-                        "articles/a_fine.py:4: still-checked: published '2026-13-01' is not an ISO "
-                        "date like 2020-06-18"
-                    ],
-                    "import": [
-                        "articles/b_syntax.py:6: batch b_syntax: cannot import: SyntaxError: closing "
-                        "parenthesis ']' does not match opening parenthesis '('",
-                        "articles/c_raises.py:4: batch c_raises: cannot import: KeyError: 'retries'",
-                        "articles/d_latin1.py:5: batch d_latin1: cannot import: the file is not valid "
-                        "UTF-8 (byte 0xf6 at column 15)",
-                    ],
-                    "batch-revisions": [
-                        "articles/e_no_list.py:1: batch e_no_list: defines no module-level list 'revisions'",
-                        "articles/f_not_list.py:3: batch f_not_list: 'revisions' must be a list, "
-                        "not function",
-                        "articles/g_wrong_item.py:3: batch g_wrong_item: revisions item 1 is a str, "
-                        "not a revision(...)",
-                    ],
-                },
-                "summary": "7 problems found",
-            },
+            "**`fragment`** — the page has no element with that id. The ids an article page has, "
+            "and so the links that pass above (`#retry-budget`, `#kept`, `/articles/setup/#install`, "
+            "`/#main`):"
         ),
         unordered_list(
             [
-                "**`import`** — a syntax error (at its line, in Python's words), an exception "
-                "raised while the module runs (at the last line of the module on the way, with "
-                "the exception's type and message, never a traceback), or bytes that are not "
-                "UTF-8 (at the first such line, with the byte and its column; Python itself "
-                "would let some through inside comments).",
-                "**`batch-revisions`** — the module has no module-level `revisions`, it is not "
-                "a list (or tuple), or an item of it is not a `revision(...)`; the problem is at "
-                "the `revisions =` line (line 1 when there is none). The good items of a list "
-                "with a wrong one are still checked.",
-            ]
-        ),
-        # --- settings
-        heading("Settings"),
-        paragraph(
-            "The settings in `[tool.site_builder]` of `pyproject.toml` are checked like the "
-            "articles: an unknown key, a wrong type, a missing required key or a bad value is "
-            "a problem at its line, with the subject `settings`. A wrong value falls back to "
-            "its default so that the articles are still checked in the same run. This site "
-            "has an articles folder with no batch in it yet:"
-        ),
-        code_block(BROKEN_SETTINGS, language="toml"),
-        verified_output(
-            settings,
-            expected={
-                "exit": 1,
-                "problems": {
-                    "settings-required": ["pyproject.toml:1: settings: missing required key 'title'"],
-                    "settings-value": [
-                        "pyproject.toml:2: settings: base_url must be an absolute http(s) URL, not "
-                        "'demo.example'",
-                        "pyproject.toml:3: settings: language 'english' is not a language tag like "
-                        "'en' or 'ru'",
-                        "pyproject.toml:6: settings: min_body_chars is greater than max_body_chars",
-                        "pyproject.toml:8: settings: fixture_timeout must be more than 0 seconds, not 0",
-                        "pyproject.toml:9: settings: output_dir must be a folder inside the site root, "
-                        "not '../public'",
-                    ],
-                    "settings-type": ["pyproject.toml:4: settings: description must be str, not int"],
-                    "settings-unknown": ["pyproject.toml:5: settings: unknown key 'min_source'"],
-                    "nav": [
-                        "pyproject.toml:13: settings: nav lists 'no-such-page', which is not the slug "
-                        "of an article"
-                    ],
-                },
-                "summary": "9 problems found",
-            },
-        ),
-        unordered_list(
-            [
-                "**`settings-required`** — `title` or `base_url` is missing; reported at the "
-                "`[tool.site_builder]` line.",
-                "**`settings-unknown`** — a key the tool does not know, often a typo "
-                "(`min_source` for `min_sources`).",
-                "**`settings-type`** — a value of the wrong TOML type: a number where text is "
-                "expected, text where a number is.",
-                "**`settings-value`** — a value of the right type that cannot work: a "
-                "`base_url` that is not an absolute `http(s)` URL, a `language` that is not a "
-                "tag, a negative limit, a `fixture_timeout` of 0 or less, an `*_dir` outside "
-                "the site root, a character XML forbids, a `sources_heading` whose labels are not "
-                "all non-empty text, a `repo_url` that is not an absolute `http(s)` URL (or has a "
-                "query or a fragment), a `source_uri` that is not a relative path, "
-                "and `min_body_chars` greater than "
-                "`max_body_chars` (reported at the `min_body_chars` line).",
-                "**`nav`** — an entry of `[[tool.site_builder.nav]]` (the reading order of the "
-                "sidebar) names no article, or names one twice.",
+                "each heading's, made from its text: lower-cased, in its own script (a Russian "
+                'heading keeps its Cyrillic), words joined by `-` — `heading("Retry budget")` is '
+                "`#retry-budget`; a heading repeated on the page gets `-2`, `-3`; the sources "
+                "section's heading too (`#sources` in English);",
+                'the ids written in trusted HTML: `Markup(\'<p id="kept">…</p>\')`, and `<a name="…">`;',
+                "the ids the page's template writes: `main`, `search`, `toc-heading`, "
+                "`verified-heading` and `fixtures` (and `fixture-NAME` for each fixture in the box "
+                "at the top), which no heading takes (a heading *Main* gets `main-2`) — and, on "
+                "a site with templates of its own, every id they write literally "
+                '(`<section id="comments">`).',
             ]
         ),
         paragraph(
-            "Two more problems concern the site as a whole. A `pyproject.toml` that is not "
-            "valid TOML is one problem at the line the TOML parser names; every setting then "
-            "takes its default. And a site needs its articles folder:"
+            "Any other page of the site has the ids its templates write (`/#main`, `/#search`). "
+            '"Did you mean" names the closest of the target article\'s own ids (headings, ids '
+            "in its HTML), never one of the template's. The URL in the message is quoted as it "
+            "is in the page: Markdown writes the non-ASCII letters of a link percent-encoded "
+            '(`#%D1%8F…`), while the id after "no element with id" is decoded. A link to a '
+            "page that does not exist is one `url-target` problem, not a second one for its "
+            "fragment; a fragment of a file under `assets/` (`/assets/icons.svg#check`) is not "
+            "checked, and an empty `#` is fine."
         ),
-        code_block(NOT_TOML, language="toml"),
-        verified_output(
-            settings_file,
-            expected={
-                "exit": 1,
-                "problems": {
-                    "articles-dir": ["pyproject.toml:1: settings: articles folder 'articles' does not exist"],
-                    "settings-file": [
-                        "pyproject.toml:5: settings: pyproject.toml is not valid TOML: Cannot "
-                        "overwrite a value (at line 5, column 20)"
-                    ],
-                },
-                "summary": "2 problems found",
-            },
-        ),
-        # --- left out
-        heading("Links to drafts and scheduled revisions"),
+        heading("Beyond one revision"),
         paragraph(
-            "A build leaves out drafts and revisions dated after the build's date (see [Writing an "
-            "article](/articles/writing-articles/)). A revision it publishes that links to one of "
-            "them would send readers to a page that does not exist, so that link is a problem, at "
-            "the line of the helper call that holds it (or of `revision(` for a `cover`), naming "
-            "the revision and the flag that would include it. The ordered navigation may not list "
-            "such a revision either. `validate`, the pytest plugin and `build` all report it. In this "
-            "site, `articles/post.py` holds a published revision, a draft and a scheduled one, and "
-            "the navigation in `pyproject.toml` lists `teaser` and `gift`:"
-        ),
-        code_block(LEFT_OUT, language="python"),
-        code_block(SETTINGS + LEFT_OUT_NAV, language="toml"),
-        verified_output(
-            left_out,
-            expected={
-                "exit": 1,
-                "problems": {
-                    "left-out": [
-                        "articles/post.py:10: teaser: '/articles/gift/#top' links to 'gift', which this "
-                        "build leaves out (scheduled for 2026-12-24); --future includes it",
-                        "articles/post.py:10: teaser: '/articles/half-written/' links to "
-                        "'half-written', which this build leaves out (a draft); --drafts includes it",
-                    ],
-                    "nav": [
-                        "pyproject.toml:9: settings: nav lists 'gift', which this build leaves out "
-                        "(scheduled for 2026-12-24); --future includes it",
-                    ],
-                },
-                "summary": "3 problems found",
-            },
-        ),
-        unordered_list(
-            [
-                "**`left-out`** — a published revision links to a draft or a scheduled revision (or "
-                "to the page of a category that lists only such revisions). Remove the link until "
-                "the target is published — the text you wrote is never changed silently — or "
-                "preview with the flag the message names. A link *from* a revision that is itself "
-                "left out is not judged this way; its target must still exist, like any link's.",
-                "**`nav`** — the navigation lists a revision the build leaves out; add the entry "
-                "on the day the revision is published.",
-            ]
-        ),
-        paragraph(
-            "The flags change what the site publishes, so they change this judgement: "
-            "`site-builder validate --drafts --future` checks the preview that `build --drafts "
-            "--future` writes, and there both links are fine:"
-        ),
-        verified_output(
-            left_out,
-            expected={
-                "withDraftsAndFuture": {"exit": 0, "stderr": ["ok: 3 revisions valid, 0 fixtures passed"]},
-            },
-        ),
-        # --- fixtures
-        heading("Fixtures and verified outputs"),
-        paragraph(
-            "`validate` also runs every fixture, each in a worker process with the site's "
-            "`fixture_timeout`, and compares every `verified_output` with what its fixture "
-            "really returned. A fixture's problem has the subject `fixture MODULE:FUNCTION` "
-            "and the line of its `def`; a `verified_output` whose fixture returns something "
-            "else is a problem of the revision, at the `verified_output(` line. "
-            "[Fixtures and verified output](/articles/fixtures/) explains what a fixture "
-            "may do and every way it can fail (an exception, a timeout, a value that is "
-            "not JSON, a write outside its temporary folder, …); "
-            "here are the four rules in one module:"
-        ),
-        code_block(FIXTURES, language="python"),
-        verified_output(
-            fixtures,
-            expected={
-                "exit": 1,
-                "problems": {
-                    "fixture": [
-                        "articles/post.py:7: fixture post:retries: checks failed: sentOnce = false "
-                        "(each check must be true)"
-                    ],
-                    "fixture-definition": [
-                        "articles/post.py:18: fixture post:sized: a fixture takes no arguments; "
-                        "this one needs size"
-                    ],
-                    "verified-drift": [
-                        "articles/post.py:32: fixture-mistakes: verified_output of post:effects does "
-                        "not match what it returns: $.effects: the article prints 2, the fixture returns 1"
-                    ],
-                    "verified-fixture": [
-                        "articles/post.py:33: fixture-mistakes: verified_output(): the first argument "
-                        "must be a @fixture function, not function"
-                    ],
-                },
-                "summary": "4 problems found",
-            },
-        ),
-        unordered_list(
-            [
-                "**`fixture`** — the fixture failed: here a check is `false`; the message names "
-                "every failing check. Fix the code, or the claim the check makes.",
-                "**`fixture-definition`** — `@fixture` decorates something that is not a "
-                "function, or a function that needs arguments; a fixture is called with none.",
-                "**`verified-drift`** — the fixture passed, but what the article prints is not "
-                "contained in what it returned. The message gives the JSON path of each "
-                "difference. Update the expected value to what the code returns now (run "
-                "`site-builder verify MODULE:FUNCTION` to see it).",
-                "**`verified-fixture`** — the first argument of `verified_output` is not a "
-                "`@fixture` (here the decorator is missing), or the fixture it names is not "
-                "defined at module level of a batch.",
-            ]
-        ),
-        heading("After the last problem"),
-        paragraph(
-            "Fix the lines from the top and run `site-builder validate` again: when nothing "
-            "is left it prints `ok:` with the number of revisions and fixtures checked, and "
-            "exits with 0. `site-builder build` runs the same checks first, so a site that "
-            "validates builds — save for what only the rendered pages can show, such as the "
-            "`#fragment` links above."
+            "The rules above judge each revision on its own. [Site-wide rules](/articles/site-wide-rules/) "
+            "has the others, in the same form: categories written two ways across the site (and "
+            'the one rule that is a warning), batch modules that do not load, "did you mean" for '
+            "every name you type, the settings, a site's own templates, links to drafts and "
+            "scheduled revisions, and fixtures. When `validate` has nothing left to say it prints "
+            "`ok:` with the number of revisions and fixtures it checked, and exits with 0."
         ),
     ],
     sources=[

@@ -753,7 +753,9 @@ writing = revision(
                     "no",
                     "`str`",
                     "No cover (`null` in the JSON). The URL of an image, usually a path under "
-                    "`/assets/`, checked like any link; shown on the article page and its card.",
+                    "`/assets/`, checked like any link; shown on the article page and its card, and "
+                    "the picture of a shared link (an SVG drawn as a PNG; see [Templates and "
+                    "theming](/articles/templates-and-theming/#the-cover-social-sites-see)).",
                 ],
                 [
                     "`lang`",
@@ -784,7 +786,7 @@ writing = revision(
         heading("When a field is wrong"),
         paragraph(
             "`revision` never raises for a mistake. A missing field, an unknown field or a wrong "
-            "type is recorded where you wrote the call, and `site-builder validate` reports every "
+            "type is recorded where you wrote it, and `site-builder validate` reports every "
             "problem of the site in one run, each as `PATH:LINE: SLUG: message`. This batch, "
             "`articles/mistakes.py`, gets nearly every field wrong:"
         ),
@@ -794,23 +796,23 @@ writing = revision(
             expected={
                 "exit": 1,
                 "stderr": [
-                    "articles/mistakes.py:4: Field-Mistakes: at least one category is required",
-                    (
-                        "articles/mistakes.py:4: Field-Mistakes: body item 2 is plain text; "
-                        "wrap it in paragraph() or markdown()"
-                    ),
-                    (
-                        "articles/mistakes.py:4: Field-Mistakes: lang 'english' is not a "
-                        "language tag like 'en' or 'ru'"
-                    ),
                     "articles/mistakes.py:4: Field-Mistakes: missing required field 'excerpt'",
                     (
-                        "articles/mistakes.py:4: Field-Mistakes: slug 'Field-Mistakes' must be 3 "
+                        "articles/mistakes.py:5: Field-Mistakes: slug 'Field-Mistakes' must be 3 "
                         "to 120 characters of a-z, 0-9 and '-'"
                     ),
+                    "articles/mistakes.py:7: Field-Mistakes: at least one category is required",
                     (
-                        "articles/mistakes.py:4: Field-Mistakes: unknown field 'reading_minute'; "
+                        "articles/mistakes.py:9: Field-Mistakes: lang 'english' is not a "
+                        "language tag like 'en' or 'ru'"
+                    ),
+                    (
+                        "articles/mistakes.py:10: Field-Mistakes: unknown field 'reading_minute'; "
                         "did you mean 'reading_minutes'?"
+                    ),
+                    (
+                        "articles/mistakes.py:11: Field-Mistakes: body item 2 is plain text; "
+                        "wrap it in paragraph() or markdown()"
                     ),
                     "articles/mistakes.py:16: Field-Mistakes: source 1 needs a non-empty note",
                     "7 problems found",
@@ -818,9 +820,12 @@ writing = revision(
             },
         ),
         paragraph(
-            "Problems about the revision's own fields point at the line of `revision(`; a problem "
-            "with a source points at the line of its `Source(`, and a problem inside a helper at the "
-            "line of that helper call. An unknown keyword comes with the closest field name."
+            "A problem about one of the revision's fields points at the line where that field is "
+            "written — `slug=` on line 5, `categories=` on 7, the misspelt `reading_minute=` on 10, "
+            "`body=` on 11 — and a missing field, which has no line, at the line of `revision(`. A "
+            "problem with a source points at the line of its `Source(`, and a problem inside a "
+            "helper at the line of that helper call. An unknown keyword comes with the closest field "
+            "name."
         ),
         heading("Drafts and scheduled revisions"),
         paragraph(
@@ -950,8 +955,8 @@ writing = revision(
             expected={
                 "exit": 1,
                 "stderr": [
-                    "articles/drafts.py:4: not-sure: draft must be True or False, not 'yes'",
-                    "articles/drafts.py:4: not-sure: unknown field 'drafts'; did you mean 'draft'?",
+                    "articles/drafts.py:10: not-sure: draft must be True or False, not 'yes'",
+                    "articles/drafts.py:11: not-sure: unknown field 'drafts'; did you mean 'draft'?",
                     "2 problems found",
                 ],
             },
@@ -959,7 +964,8 @@ writing = revision(
         paragraph(
             "One more rule comes with drafts: a revision the build publishes may not link to one it "
             "leaves out, since that link would lead nowhere on the site. "
-            "[Validation rules](/articles/validation-rules/) shows the problem and the ways out."
+            "[Site-wide rules](/articles/site-wide-rules/#links-to-drafts-and-scheduled-revisions) "
+            "shows the problem and the ways out."
         ),
         heading("Citing sources"),
         paragraph(
@@ -1312,8 +1318,10 @@ writing = revision(
                 "`mailto:`,",
                 "a site-relative path starting with `/` — which must name a page of the site or a "
                 "file under `assets/`,",
-                "a fragment, `#name`. Validation accepts any fragment; that the page has an "
-                "element with that id is checked by `build`, on the built page.",
+                "a fragment, `#name`, alone or after a page's path (`/articles/SLUG/#name`) — the "
+                "page must have an element with that id, a heading's for instance: "
+                "[Validation rules](/articles/validation-rules/#links-to-a-fragment) lists the ids "
+                "a page has.",
             ]
         ),
         paragraph(
