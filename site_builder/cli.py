@@ -23,6 +23,7 @@ from site_builder.build.plan import plan_build
 from site_builder.build.reuse import Reuse
 from site_builder.build.store import CACHE_DIR
 from site_builder.errors import SiteBuilderError, UsageError
+from site_builder.language.english import count
 from site_builder.printing import annotation, out, problem_dict, report
 from site_builder.settings import Project, find_root
 from site_builder.starter.commands import add_commands
@@ -155,8 +156,8 @@ def _validate(args: argparse.Namespace, project: Project) -> int:
     else:
         report(checked.problems)
     if not checked.problems:
-        revisions, fixtures = checked.revisions, len(checked.outcomes)
-        print(f"ok: {revisions} revisions valid, {fixtures} fixtures passed", file=sys.stderr)
+        revisions, fixtures = count(checked.revisions, "revision"), count(len(checked.outcomes), "fixture")
+        print(f"ok: {revisions} valid, {fixtures} passed", file=sys.stderr)
     return 1 if checked.problems else 0
 
 
@@ -182,7 +183,7 @@ def _build(args: argparse.Namespace, project: Project) -> int:
 def _summary(unchanged: bool, revisions: int, pages: int, started: float) -> None:
     done = "nothing changed since the last build:" if unchanged else "built"
     took = time.monotonic() - started
-    print(f"{done} {revisions} revisions, {pages} pages in {took:.1f} s", file=sys.stderr)
+    print(f"{done} {count(revisions, 'revision')}, {count(pages, 'page')} in {took:.1f} s", file=sys.stderr)
 
 
 @contextlib.contextmanager

@@ -1,5 +1,6 @@
 """How the command line prints: problems on stderr, machine output on stdout (UTF-8
-whatever the locale), and problems as JSON or GitHub Actions annotations."""
+whatever the locale), and problems as JSON or GitHub Actions annotations. The command
+line speaks English, every count in its plural form (``1 problem``, ``2 problems``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from site_builder.errors import Problem
+from site_builder.language.english import count
 
 
 def report(problems: Sequence[Problem]) -> None:
@@ -14,8 +16,7 @@ def report(problems: Sequence[Problem]) -> None:
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
-        count = len(problems)
-        print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
+        print(f"{count(len(problems), 'problem')} found", file=sys.stderr)
 
 
 def problem_dict(problem: Problem) -> dict[str, object]:

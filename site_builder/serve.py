@@ -26,6 +26,7 @@ from site_builder.build.pipeline import build
 from site_builder.build.plan import plan_build
 from site_builder.check.site_layout import under
 from site_builder.errors import SiteBuilderError
+from site_builder.language.english import count
 from site_builder.settings import PYPROJECT, Project
 
 STATE_PATH = "/__site_builder__/state"
@@ -171,7 +172,7 @@ def _rebuild(project: Project, out: Path, state: State, say: Callable[[str], Non
     built = build(plan_build(project, out))
     problems = [str(p) for p in built.problems]
     state.update(problems, project.settings.base_path)
-    say("\n".join(problems) if problems else f"built {built.pages} pages")
+    say("\n".join(problems) if problems else f"built {count(built.pages, 'page')}")
 
 
 def _sources(project: Project) -> tuple[Path, ...]:

@@ -28,6 +28,7 @@ from site_builder.check.load import Batch
 from site_builder.check.rules import Refs, batch_problems
 from site_builder.errors import Problem
 from site_builder.render.feeds import feed_entry
+from site_builder.render.images import measure, unchanged
 from site_builder.render.pages import Item, environment, items_from, render_articles
 from site_builder.render.revisions_json import fragment, revision_dict
 from site_builder.render.template_errors import template_problem
@@ -60,6 +61,11 @@ class Summary:
         loaded: list[dict[str, object]] = json.loads(b"[" + self.texts.fragment() + b"]")
         return loaded
 
+    def images_unchanged(self, project: Project) -> bool:
+        """Whether every image its pages show still has the size they give it."""
+        assets = project.root / project.settings.assets_dir
+        return all(unchanged(assets, item.images) for item in self.items)
+
     @property
     def clean(self) -> bool:
         """Worth keeping: no problems, so nothing depends on a timeout or a retry."""
@@ -84,6 +90,10 @@ def summarize(
         sum(isinstance(b, Block) and b.verified is not None for b in rev.body) for rev in batch.revisions
     )
     items = items_from(data, verified)
+    if staging is not None:  # the pages give each image its size: measured for a build only
+        assets = root / settings.assets_dir
+        sizes = [measure(assets, item.cover, item.content_html) for item in items]
+        items = [dataclasses.replace(item, images=shown) for item, shown in zip(items, sizes, strict=True)]
     listed = tuple(dataclasses.replace(item, content_html="") for item in items)
     pages: dict[str, str] | None = None
     scans: dict[str, Scan] = {}

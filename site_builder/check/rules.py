@@ -18,10 +18,14 @@ from site_builder.authoring.body import body_html, body_text
 from site_builder.authoring.escaping import forbidden_character, urls_in_html
 from site_builder.authoring.model import Block, CallSite, Flaw, Revision
 from site_builder.check.claims import Claim, as_json
+from site_builder.check.images import image_problems, shown_images
 from site_builder.check.load import Batch, fixture_id, relative_to_root
 from site_builder.check.site_layout import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
+from site_builder.language.english import agree, count
+from site_builder.language.labels import has_labels
+from site_builder.language.tables import language_message
 from site_builder.settings import LANGUAGE_TAG, PYPROJECT, Settings
 
 SLUG = re.compile(r"[a-z0-9-]{3,120}")
@@ -49,6 +53,8 @@ class Refs:
     """Every ``verified_output`` block; only the sound ones are judged against their fixture."""
     fixtures: tuple[tuple[str, CallSite], ...]
     """The fixtures the batch defines: id, and the line of its ``def``."""
+    images: tuple[tuple[CallSite, str, str], ...] = ()
+    """Images its pages show (covers, ``<img>`` in the body): (where, subject, URL as written)."""
 
 
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
@@ -59,8 +65,10 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     links: list[tuple[CallSite, str, str, str]] = []
     uses: list[tuple[CallSite, str, str]] = []
     claims: list[Claim] = []
+    images: list[tuple[CallSite, str, str]] = []
     for rev in batch.revisions:
         subject = rev.slug or "revision"
+        images += ((where, subject, url) for where, url in shown_images(rev))
         for where, rule, message in _revision_findings(settings, rev):
             problems.append(_problem(root, where, subject, rule, message))
         slugs.append((rev.slug, rev.site))
@@ -81,7 +89,9 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     for fid, fx in fixtures.items():
         problems += [_problem(root, f.site, f"fixture {fid}", f.rule, f.message) for f in fx.flaws]
     defined = tuple((fid, fx.site) for fid, fx in fixtures.items())
-    refs = Refs(tuple(slugs), tuple(categories), tuple(links), tuple(uses), tuple(claims), defined)
+    refs = Refs(
+        tuple(slugs), tuple(categories), tuple(links), tuple(uses), tuple(claims), defined, tuple(images)
+    )
     return problems, refs
 
 
@@ -114,6 +124,7 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
     problems.extend(nav_problems(settings, first_slug))
+    problems.extend(image_problems(root, settings, (image for part in parts for image in part.images)))
     return problems
 
 
@@ -149,6 +160,7 @@ def _revision_findings(settings: Settings, rev: Revision) -> Iterator[Finding]:
     yield from _flaws(rev.flaws)
     yield from _xml_characters(rev)
     yield from _metadata(rev)
+    yield from _language(settings, rev)
     yield from _body(settings, rev)
     yield from _sources(settings, rev)
 
@@ -210,6 +222,13 @@ def _metadata(rev: Revision) -> Iterator[Finding]:
         yield at, "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"
 
 
+def _language(settings: Settings, rev: Revision) -> Iterator[Finding]:
+    """A revision's language is one the chrome can be written in."""
+    tag = rev.lang
+    if tag is not None and LANGUAGE_TAG.fullmatch(tag) and not has_labels(tag, settings.labels):
+        yield rev.site, "lang", language_message("lang", tag, settings.labels)
+
+
 def _is_date(text: str) -> bool:
     if not _DATE.fullmatch(text):
         return False
@@ -228,17 +247,23 @@ def _body(settings: Settings, rev: Revision) -> Iterator[Finding]:
         return
     chars = len(body_text(body_html(rev)))
     low, high = settings.min_body_chars, settings.max_body_chars
+    body = f"body is {count(chars, 'character')}"
     if chars < low:
-        yield rev.site, "body-length", f"body is {chars:,} characters; at least {low:,} are required"
+        yield rev.site, "body-length", f"{body}; {_limit('at least', low, 'required')}"
     elif chars > high:
-        yield rev.site, "body-length", f"body is {chars:,} characters; at most {high:,} are allowed"
+        yield rev.site, "body-length", f"{body}; {_limit('at most', high, 'allowed')}"
+
+
+def _limit(bound: str, n: int, verb: str) -> str:
+    """``at least 5,000 are required``, ``at least 1 is required``."""
+    return f"{bound} {n:,} {agree(n, 'is', 'are')} {verb}"
 
 
 def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
     need = settings.min_sources
     if len(rev.sources) < need and "sources" not in {f.field for f in rev.flaws}:
-        count = f"{len(rev.sources)} source" + ("" if len(rev.sources) == 1 else "s")
-        yield rev.site, "sources-count", f"cites {count}; at least {need} are required"
+        cites = f"cites {count(len(rev.sources), 'source')}"
+        yield rev.site, "sources-count", f"{cites}; {_limit('at least', need, 'required')}"
     seen: set[str] = set()
     for number, source in enumerate(rev.sources, 1):
         for name in ("title", "url", "note"):

@@ -16,9 +16,10 @@ import jinja2
 from markupsafe import Markup
 
 from site_builder.check.site_layout import article_url, category_slug, category_url, under
+from site_builder.language.labels import Chrome
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
-from site_builder.render.labels import labels
+from site_builder.render.images import Measured, with_sizes
 from site_builder.render.navigation import nav_rank, site_nav
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.render.sub_path import move_under
@@ -53,6 +54,13 @@ class Item:
     fixtures: tuple[str, ...]
     verified: int
     content_html: str
+    images: Measured = ()
+    """Width and height of the cover and of each image of the body, by ``src`` as written."""
+
+    @property
+    def cover_size(self) -> tuple[int, int] | None:
+        """The cover's width and height, when it has a cover that could be measured."""
+        return next(((w, h) for src, w, h in self.images if src == self.cover), None)
 
 
 def environment(root: Path) -> jinja2.Environment:
@@ -129,12 +137,14 @@ def home_order(settings: Settings, items: Sequence[Item]) -> list[Item]:
 
 def render_articles(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
     """The article pages of ``items``: each depends on its own revision only."""
-    return {f"articles/{item.slug}/index.html": _article(env, settings, item) for item in items}
+    chrome = Chrome(settings.labels)
+    return {f"articles/{item.slug}/index.html": _article(env, settings, item, chrome) for item in items}
 
 
 def render_lists(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
     """The pages that list articles (index, categories) and the 404 page."""
-    common = {"site": settings}
+    chrome = Chrome(settings.labels)
+    common = {"site": settings, "labels_in": chrome}
     pages = {
         "index.html": _page(
             env,
@@ -152,7 +162,7 @@ def render_lists(env: jinja2.Environment, settings: Settings, items: Sequence[It
         env, "categories.html", settings, "/categories/", common, categories=[c for c, _ in categories]
     )
     for link, members in categories:
-        heading = f"{labels(settings.language).category}: {link.name}"
+        heading = f"{chrome(settings.language).category}: {link.name}"
         pages[f"categories/{category_slug(link.name)}/index.html"] = _page(
             env,
             "category.html",
@@ -176,7 +186,7 @@ def _categories(items: Sequence[Item]) -> list[tuple[CategoryLink, list[Item]]]:
     return [(CategoryLink(name, url, len(members)), members) for url, (name, members) in ordered]
 
 
-def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
+def _article(env: jinja2.Environment, settings: Settings, item: Item, chrome: Chrome) -> str:
     body, toc = add_heading_ids(item.content_html, _RESERVED_IDS)
     view = {
         "title": item.title,
@@ -184,17 +194,20 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
         "minutes": item.minutes,
         "excerpt": item.excerpt,
         "cover": item.cover,
+        "cover_size": item.cover_size,
         "categories": item.categories,
         "fixtures": item.fixtures,
         "verified_count": item.verified,
-        "body": Markup(focusable_regions(highlight_code(move_under(body, settings.base_path)))),
+        "body": Markup(
+            focusable_regions(highlight_code(move_under(with_sizes(body, item.images), settings.base_path)))
+        ),
     }
     return _page(
         env,
         "article.html",
         settings,
         item.url,
-        {"site": settings},
+        {"site": settings, "labels_in": chrome},
         lang=item.lang,
         article=view,
         toc=list(toc),
@@ -216,6 +229,9 @@ def _page(
     canonical = settings.base_url.rstrip("/") + url
     # Templates write every site-relative URL through `url`, which puts it below the base path.
     link = functools.partial(under, settings.base_path)
+    chrome = common["labels_in"]
+    assert isinstance(chrome, Chrome)  # every page is given the site's chrome words
+    labels = chrome(language)
     return env.get_template(template).render(
-        **common, **context, lang=language, labels=labels(language), canonical=canonical, url=link
+        **common, **context, lang=language, labels=labels, canonical=canonical, url=link
     )
