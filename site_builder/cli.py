@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import signal
@@ -22,14 +23,16 @@ from site_builder import __version__
 from site_builder.build.plan import plan_build
 from site_builder.build.reuse import Reuse
 from site_builder.build.store import CACHE_DIR
+from site_builder.check.schedule import Omitted, Schedule
 from site_builder.errors import SiteBuilderError, UsageError
 from site_builder.language.english import count
-from site_builder.printing import annotation, out, problem_dict, report
+from site_builder.printing import annotation, left_out, out, problem_dict, report
 from site_builder.settings import Project, find_root
 from site_builder.starter.commands import add_commands
 
 if TYPE_CHECKING:
     from site_builder.build.pipeline import Report
+    from site_builder.build.site_check import Judged
 
 # The pipeline (Markdown, templates, workers) is imported by the commands that use it:
 # a build with nothing to do answers without it.
@@ -98,8 +101,15 @@ def _parser() -> argparse.ArgumentParser:
         "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
     )
     _no_cache(revisions)
+    for command in (validate, build, serve, revisions):  # what a build publishes
+        command.add_argument("--drafts", action="store_true", help="include drafts, marked")
+        command.add_argument("--future", action="store_true", help="include scheduled revisions, marked")
     add_commands(commands, _command)
     return parser
+
+
+def _schedule(args: argparse.Namespace) -> Schedule:  # a bad SOURCE_DATE_EPOCH: a usage error
+    return Schedule.now(drafts=args.drafts, future=args.future)
 
 
 def _no_cache(command: argparse.ArgumentParser) -> None:
@@ -139,16 +149,17 @@ def _root(given: Path | None) -> Path:
     return given
 
 
-def _reuse(project: Project, args: argparse.Namespace) -> Reuse | None:
-    """What the cache remembers, read but never written (``validate``, ``revisions``)."""
-    return None if args.no_cache else Reuse.of(project.root, project.output())
+def _check(project: Project, args: argparse.Namespace, *, run: bool, spool: Path) -> Judged:
+    """Steps 1-5 under the command's schedule; the cache read, never written (validate, revisions)."""
+    from site_builder.build.site_check import check_site
+
+    reuse = None if args.no_cache else Reuse.of(project.root, project.output())
+    return check_site(project, run=run, spool=spool, schedule=_schedule(args), reuse=reuse)
 
 
 def _validate(args: argparse.Namespace, project: Project) -> int:
-    from site_builder.build.site_check import check_site
-
     with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
-        checked = check_site(project, run=True, spool=Path(spool), reuse=_reuse(project, args))
+        checked = _check(project, args, run=True, spool=Path(spool))
     if args.format == "json":
         out(json.dumps([problem_dict(p) for p in checked.problems], ensure_ascii=False, indent=2) + "\n")
     elif args.format == "github":
@@ -156,17 +167,18 @@ def _validate(args: argparse.Namespace, project: Project) -> int:
     else:
         report(checked.problems)
     if not checked.problems:
-        revisions, fixtures = count(checked.revisions, "revision"), count(len(checked.outcomes), "fixture")
+        revisions, fixtures = count(checked.validated, "revision"), count(len(checked.outcomes), "fixture")
         print(f"ok: {revisions} valid, {fixtures} passed", file=sys.stderr)
+        left_out(checked.omitted(), "a build leaves out")
     return 1 if checked.problems else 0
 
 
 def _build(args: argparse.Namespace, project: Project) -> int:
     started = time.monotonic()
-    plan = plan_build(project, args.out, cache=not args.no_cache)
+    plan = plan_build(project, args.out, cache=not args.no_cache, schedule=_schedule(args))
     last = plan.unchanged
     if last is not None:
-        _summary(True, last.revisions, last.pages, started)
+        _summary(True, last.revisions, last.pages, started, last.omitted)
         return 0
     from site_builder.build.pipeline import build
 
@@ -176,14 +188,15 @@ def _build(args: argparse.Namespace, project: Project) -> int:
         report(built.problems)
         print("nothing was written; the previous site is untouched", file=sys.stderr)
         return 1
-    _summary(built.unchanged, built.revisions, built.pages, started)
+    _summary(built.unchanged, built.revisions, built.pages, started, built.omitted)
     return 0
 
 
-def _summary(unchanged: bool, revisions: int, pages: int, started: float) -> None:
+def _summary(unchanged: bool, revisions: int, pages: int, started: float, omitted: Omitted) -> None:
     done = "nothing changed since the last build:" if unchanged else "built"
     took = time.monotonic() - started
     print(f"{done} {count(revisions, 'revision')}, {count(pages, 'page')} in {took:.1f} s", file=sys.stderr)
+    left_out(omitted)
 
 
 @contextlib.contextmanager
@@ -201,10 +214,11 @@ def _progress() -> Iterator[Report]:
 def _serve(args: argparse.Namespace, project: Project) -> int:
     from site_builder.serve import serve
 
+    schedule = _schedule(args)  # a bad SOURCE_DATE_EPOCH is a usage error before anything is served
     # SIGTERM stops serve as cleanly as Ctrl-C does: the temporary site is removed.
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        serve(project, args.port, lambda text: print(text, file=sys.stderr, flush=True))
+        serve(project, args.port, functools.partial(print, file=sys.stderr, flush=True), include=schedule)
     except OSError as exc:
         raise UsageError(f"cannot serve on port {args.port}: {exc.strerror}") from exc
     finally:
@@ -253,18 +267,19 @@ def _revisions(args: argparse.Namespace, project: Project) -> int:
 
 def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) -> int:
     from site_builder.build.joined import write_revisions
-    from site_builder.build.site_check import check_site
     from site_builder.render.revisions_json import dumps
 
-    checked = check_site(project, run=False, spool=spool, reuse=_reuse(project, args))
+    checked = _check(project, args, run=False, spool=spool)
     if checked.problems:
         report(checked.problems)
         return 1
     slugs = {item.slug for part in checked.summaries for item in part.items}
     missing = [s for s in args.slug or () if s not in slugs]
     if missing:
-        print(f"site-builder: no revision with slug {', '.join(missing)}", file=sys.stderr)
+        why_not = checked.left_out(missing)
+        print(f"site-builder: no revision with slug {', '.join(missing)}{why_not}", file=sys.stderr)
         return 1
+    left_out(checked.omitted())
     if args.slug is None and args.indent == 2:  # kept as text with each batch: streamed as it is
         buffer = getattr(sys.stdout, "buffer", None)
         if buffer is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem
 from site_builder.language.english import count
 
@@ -17,6 +18,12 @@ def report(problems: Sequence[Problem]) -> None:
         print(problem, file=sys.stderr)
     if problems:
         print(f"{count(len(problems), 'problem')} found", file=sys.stderr)
+
+
+def left_out(omitted: Omitted, lead: str = "left out") -> None:
+    """What a build leaves out (drafts, scheduled revisions) on stderr, if anything."""
+    if (message := omitted.message(lead)) is not None:
+        print(message, file=sys.stderr)
 
 
 def problem_dict(problem: Problem) -> dict[str, object]:

@@ -24,6 +24,7 @@ import watchfiles
 
 from site_builder.build.pipeline import build
 from site_builder.build.plan import plan_build
+from site_builder.check.schedule import Schedule
 from site_builder.check.site_layout import under
 from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
@@ -143,14 +144,20 @@ class _Handler(SimpleHTTPRequestHandler):
 
 
 def serve(
-    project: Project, port: int, say: Callable[[str], None], stop: threading.Event | None = None
+    project: Project,
+    port: int,
+    say: Callable[[str], None],
+    stop: threading.Event | None = None,
+    *,
+    include: Schedule | None = None,
 ) -> None:
-    """Build, serve and rebuild on change until ``stop`` is set or Ctrl-C."""
+    """Build, serve and rebuild on change until ``stop`` is set or Ctrl-C; ``include``: its flags
+    (``--drafts``, ``--future``) are kept, its date is taken again at each rebuild."""
     root = project.root
     with tempfile.TemporaryDirectory(prefix="site-builder-serve-") as folder:
         out = Path(folder) / "site"
         state = State(project.settings.base_path)
-        _rebuild(project, out, state, say)
+        _rebuild(project, out, state, say, include)
         if not out.is_dir():
             raise SiteBuilderError("the site does not build; fix the problems above and run serve again")
         handler = partial(_Handler, state=state, directory=str(out))
@@ -161,18 +168,24 @@ def serve(
             try:
                 watched = partial(_watched, root, _sources(project))
                 for _changes in watchfiles.watch(root, watch_filter=watched, stop_event=stop):
-                    _rebuild(Project.read(root), out, state, say)  # the settings may have changed
+                    _rebuild(Project.read(root), out, state, say, include)  # the settings may have changed
             except KeyboardInterrupt:
                 pass
             finally:
                 server.shutdown()
 
 
-def _rebuild(project: Project, out: Path, state: State, say: Callable[[str], None]) -> None:
-    built = build(plan_build(project, out))
+def _rebuild(
+    project: Project, out: Path, state: State, say: Callable[[str], None], include: Schedule | None
+) -> None:
+    flags = include or Schedule("")
+    schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
+    built = build(plan_build(project, out, schedule=schedule))
     problems = [str(p) for p in built.problems]
     state.update(problems, project.settings.base_path)
-    say("\n".join(problems) if problems else f"built {count(built.pages, 'page')}")
+    left_out = built.omitted.message()
+    done = f"built {count(built.pages, 'page')}" + (f"; {left_out}" if left_out else "")
+    say("\n".join(problems) if problems else done)
 
 
 def _sources(project: Project) -> tuple[Path, ...]:

@@ -79,6 +79,11 @@ class Settings:
     """Per-language label of the sources section; Russian is fixed by the contract."""
     nav: tuple[NavSection, ...] = ()
     """The reading order (``[[tool.site_builder.nav]]`` tables): a sidebar and previous/next links."""
+    repo_url: str = ""
+    """The site's repository (``https://github.com/me/site``): each verified output's mark links to
+    its fixture's source there; "" for none (the mark links to the page's list of fixtures)."""
+    source_uri: str = "blob/main/"
+    """The path under ``repo_url`` that shows the site root's files (as MkDocs' ``edit_uri``)."""
     labels: dict[str, Table] = field(default_factory=dict)
     """The site's own chrome words (``[tool.site_builder.labels.LANG]``): a language added or changed."""
 
@@ -254,8 +259,8 @@ def _bad_value(key: str, value: object) -> str | None:
         return f"{key} contains U+{ord(bad.group()):04X}, which XML 1.0 forbids"
     if key in ("title", "base_url") and not str(value).strip():
         return f"{key} must not be empty"
-    if key == "base_url":
-        return _bad_base_url(str(value))
+    if key in ("base_url", "repo_url", "source_uri") and value:
+        return _bad_url(key, str(value))
     if key == "language" and not LANGUAGE_TAG.fullmatch(str(value)):
         return f"language {value!r} is not a language tag like 'en' or 'ru'"
     if key == "fixture_timeout" and isinstance(value, int | float) and value <= 0:
@@ -271,11 +276,15 @@ def _bad_value(key: str, value: object) -> str | None:
     return None
 
 
-def _bad_base_url(value: str) -> str | None:
+def _bad_url(key: str, value: str) -> str | None:
+    if key == "source_uri":  # appended to repo_url: a relative path, no scheme, query or ".."
+        if value.startswith("/") or ".." in value.split("/") or re.search(r"[\s?#\\:]", value):
+            return f"source_uri must be a path under repo_url like 'blob/main/', not {value!r}"
+        return None
     if not re.fullmatch(r"https?://[^\s/?#]+(/\S*)?", value):
-        return f"base_url must be an absolute http(s) URL, not {value!r}"
+        return f"{key} must be an absolute http(s) URL, not {value!r}"
     if "?" in value or "#" in value:  # the site's URLs are made by appending to it
-        return f"base_url must not have a query or a fragment, not {value!r}"
+        return f"{key} must not have a query or a fragment, not {value!r}"
     return None
 
 

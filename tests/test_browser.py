@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import re
 import threading
@@ -36,6 +37,8 @@ from playwright.sync_api import (
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from site_builder import cli
+from site_builder.authoring.model import Block
+from site_builder.check.load import batch_paths, forget, load_batch
 
 pytestmark = pytest.mark.browser
 
@@ -553,6 +556,78 @@ def test_source_links_open_a_new_tab_without_opener(browser: Browser, site: Site
         assert tab.url == stub
         assert tab.evaluate("window.opener") is None, "the source tab can reach its opener"
         assert len(context.pages) == 2, "the source link did not open a separate tab"
+    assert not failures, "\n".join(failures)
+    assert not watch.problems, "\n".join(watch.problems)
+
+
+# --- the proof: a mark under each verified output -------------------------------------------
+
+MARKED_BLOCKS_JS = """() => [...document.querySelectorAll(".article-body pre")].map(pre => {
+    const next = pre.nextElementSibling;
+    const mark = next && next.matches("p.proof") ? next : null;
+    return {text: pre.textContent, mark: mark && mark.textContent,
+            href: mark && mark.querySelector("a").getAttribute("href")};
+})"""
+TARGET_JS = """id => {
+    const target = document.querySelector(":target");
+    if (!target) return null;
+    const r = target.getBoundingClientRect();
+    return {id: target.id, text: target.textContent, inBox: !!target.closest("#fixtures"),
+            visible: r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight
+                     && getComputedStyle(target).visibility === "visible"};
+}"""
+
+
+def verified_outputs() -> dict[str, list[tuple[str, str]]]:
+    """Each article's verified outputs in body order, from its batch itself: the JSON the page
+    prints and the fixture's name (the latest revision of a slug is its page)."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for path in batch_paths(ROOT / "articles"):
+        batch, problem = load_batch(path, ROOT)
+        assert batch is not None, problem
+        for rev in batch.revisions:
+            found[rev.slug] = [
+                (json.dumps(b.verified.expected, ensure_ascii=False, indent=2), b.verified.fixture.name)
+                for b in rev.body
+                if isinstance(b, Block) and b.verified is not None
+            ]
+        forget(batch)
+    return found
+
+
+def test_each_verified_output_has_its_mark_and_the_mark_leads_to_its_fixture(
+    browser: Browser, site: Site
+) -> None:
+    failures: list[str] = []
+    expected = verified_outputs()
+    assert sum(map(len, expected.values())) >= 10, expected
+    with watched_page(browser, site, viewport=DESKTOP) as (page, watch):
+        for path in site.pages["article"]:
+            visit(page, watch, site, path)
+            blocks = page.evaluate(MARKED_BLOCKS_JS)
+            marked = [(b["text"], b["mark"], b["href"]) for b in blocks if b["mark"] is not None]
+            wanted = expected[path.strip("/").split("/")[-1]]
+            if [text for text, _, _ in marked] != [text for text, _ in wanted]:
+                failures.append(f"{path}: marked blocks {marked} are not the verified outputs {wanted}")
+                continue
+            if page.locator(".proof").count() != len(wanted):
+                failures.append(f"{path}: {page.locator('.proof').count()} marks for {len(wanted)} blocks")
+            for n, ((_, mark, href), (_, name)) in enumerate(zip(marked, wanted, strict=True)):
+                if name not in mark or href != f"#fixture-{name}":
+                    failures.append(f"{path}: mark {n + 1} reads {mark!r} and links to {href!r}")
+                    continue
+                page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+                page.locator(".proof a").nth(n).click()
+                try:
+                    page.wait_for_function("h => location.hash === h", arg=href, timeout=3000)
+                except PlaywrightTimeoutError:
+                    failures.append(f"{path}: clicking mark {n + 1} left the URL at {page.url}")
+                    continue
+                target = page.evaluate(TARGET_JS, href[1:])
+                if target is None or target["id"] != href[1:]:
+                    failures.append(f"{path}: after mark {n + 1} :target is {target}, not {href}")
+                elif not (target["inBox"] and target["visible"] and name in target["text"]):
+                    failures.append(f"{path}: mark {n + 1} leads to {target}: not a visible entry of {name}")
     assert not failures, "\n".join(failures)
     assert not watch.problems, "\n".join(watch.problems)
 

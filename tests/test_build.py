@@ -273,7 +273,9 @@ def test_article_names_the_fixtures_that_verify_it(built: Path) -> None:
     verified = soup(built / "articles/one-key-one-row/index.html").select_one("aside.verified")
     unverified = soup(built / "articles/retry-budget/index.html").select_one("aside.verified")
     assert verified is not None and unverified is not None
-    assert [c.get_text() for c in verified.select("code")] == ["databases_ru:one_key"]
+    # The fixture's name, not its internal id; the entry is what the block's mark links to.
+    assert [c.get_text() for c in verified.select("code")] == ["one_key"]
+    assert [li["id"] for li in verified.select("li")] == ["fixture-one_key"]
     assert unverified.select("code") == []
 
 

@@ -58,6 +58,7 @@ from site_builder.language.labels import labels_for
 from site_builder.render.feeds import sitemap
 from site_builder.render.highlight import highlight_code
 from site_builder.render.pages import environment, items_from
+from site_builder.render.proofs import proofs_of
 from site_builder.render.revisions_json import dumps, revision_dict
 from site_builder.settings import Settings
 
@@ -688,7 +689,8 @@ def render(texts: Texts) -> Rendered:
     )
     data = [revision_dict(rev, "batch", site)]
     # The cover's size, as the build measures it from assets/cover.svg (site_files).
-    items = [replace(item, images=(("/assets/cover.svg", 1, 1),)) for item in items_from(data, [0])]
+    cover = (("/assets/cover.svg", 1, 1),)
+    items = [replace(item, images=cover) for item in items_from(data, [proofs_of(NO_SITE_TEMPLATES, rev)])]
     pages = render_pages(environment(NO_SITE_TEMPLATES), site, items)
     judged = ("/assets/cover.svg", OTHER_SOURCE_URL, SOURCE_URL, *(u for b in body for u in b.urls))  # type: ignore[attr-defined]
     return Rendered(pages, atom_feed(site, items), sitemap(site, items), dumps(data, 2), judged)

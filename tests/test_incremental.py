@@ -17,8 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+import drafts_site
 import pytest
-from conftest import RunCli
+from conftest import MakeSite, RunCli
+from drafts_site import BUILD_DATE, DRAFT, DUE, LATER, PUBLISHED, epoch
 
 from site_builder.build.store import CACHE_DIR
 from site_builder.search.shards import shard_count
@@ -364,3 +366,179 @@ def test_joined_files_are_the_same_where_the_kernel_cannot_copy(
     monkeypatch.setattr(os, "copy_file_range", unsupported)
     assert clean_build(site, run_cli, tmp_path / "memory") == expected
     assert len(calls) > N  # every fragment and entry took the other way
+
+
+def _def_line(root: Path, batch: str) -> int:
+    lines = (root / "articles" / f"{batch}.py").read_text("utf-8").splitlines()
+    return lines.index("def checksum() -> dict:") + 1
+
+
+def test_the_marks_follow_repo_url_and_the_line_of_the_fixture_s_def(
+    site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """A verified output's mark links to its fixture's ``def`` line when the site sets
+    ``repo_url``: the setting and the line are inputs of the page."""
+    page = site / "build/articles" / _slug(4) / "index.html"
+    settings = site / "pyproject.toml"
+    built(site, run_cli)
+    assert '<a href="#fixture-checksum">' in page.read_text("utf-8")
+
+    settings.write_text(settings.read_text("utf-8") + 'repo_url = "https://github.com/me/site"\n', "utf-8")
+    built(site, run_cli)
+    line = _def_line(site, "batch_00004")
+    assert f'href="https://github.com/me/site/blob/main/articles/batch_00004.py#L{line}"' in page.read_text(
+        "utf-8"
+    )
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path / "repo_url")
+
+    batch = site / "articles/batch_00004.py"
+    batch.write_text(
+        batch.read_text("utf-8").replace("@fixture\n", "# two lines\n# down\n@fixture\n"), "utf-8"
+    )
+    built(site, run_cli)
+    assert _def_line(site, "batch_00004") == line + 2
+    text = page.read_text("utf-8")
+    assert f"batch_00004.py#L{line + 2}" in text and f"batch_00004.py#L{line}" not in text
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path / "moved")
+
+    settings.write_text(settings.read_text("utf-8").replace("github.com/me", "github.com/you"), "utf-8")
+    built(site, run_cli)
+    assert (
+        f'href="https://github.com/you/site/blob/main/articles/batch_00004.py#L{line + 2}"'
+        in page.read_text("utf-8")
+    )
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path / "another")
+
+
+# --- the build's date and --drafts / --future: inputs like any other ------------------------------
+
+
+@pytest.fixture
+def scheduled(make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A site with a published revision, a draft (beside it, in one batch) and one scheduled for DUE."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(BUILD_DATE))
+    return make_site(drafts_site.FILES)
+
+
+def built_with(root: Path, run_cli: RunCli, *flags: str) -> str:
+    result = run_cli(["build", "--root", str(root), *flags])
+    assert result.code == 0, result.err
+    return result.err
+
+
+def clean_with(root: Path, run_cli: RunCli, out: Path, *flags: str) -> dict[str, bytes]:
+    """What a build of the same input, on the same date, with the same flags gives with no cache."""
+    result = run_cli(["build", "--root", str(root), "--out", str(out), "--no-cache", *flags])
+    assert result.code == 0, result.err
+    return tree(out)
+
+
+@pytest.mark.parametrize(
+    "flags", [[], ["--future"], ["--drafts", "--future"]], ids=["default", "future", "both"]
+)
+def test_the_date_reaching_a_scheduled_revision_gives_what_a_clean_build_gives(
+    scheduled: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: list[str]
+) -> None:
+    built_with(scheduled, run_cli, *flags)
+    before = stamps(scheduled / "build")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(DUE))
+
+    message = built_with(scheduled, run_cli, *flags)
+
+    assert message.startswith("built "), message
+    assert f"due {DUE}" not in message
+    assert tree(scheduled / "build") == clean_with(scheduled, run_cli, tmp_path / "clean", *flags)
+    assert (scheduled / f"build/articles/{LATER}/index.html").is_file()
+    page = f"articles/{PUBLISHED}/index.html"  # its batch shows the same on either date: kept
+    assert stamps(scheduled / "build")[page] == before[page]
+
+
+def test_a_date_short_of_the_next_scheduled_revision_changes_nothing(
+    scheduled: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built_with(scheduled, run_cli)
+    before = stamps(scheduled / "build")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(DUE, -1))
+
+    message = built_with(scheduled, run_cli)
+
+    assert message.startswith("nothing changed since the last build: 1 revision, 5 pages in "), message
+    assert message.endswith(
+        f"left out 1 draft and 1 scheduled revision (due {DUE}); --drafts / --future include them\n"
+    )
+    assert stamps(scheduled / "build") == before
+    assert tree(scheduled / "build") == clean_with(scheduled, run_cli, tmp_path / "clean")
+
+
+def test_a_date_before_a_published_revision_leaves_it_out_as_a_clean_build_does(
+    scheduled: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built_with(scheduled, run_cli)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch("2020-06-17"))
+
+    message = built_with(scheduled, run_cli)
+
+    assert message.endswith(
+        "left out 1 draft and 2 scheduled revisions (the next is due 2020-06-18);"
+        " --drafts / --future include them\n"
+    )
+    assert tree(scheduled / "build") == clean_with(scheduled, run_cli, tmp_path / "clean")
+    assert not (scheduled / "build/articles").exists()
+
+
+def test_a_draft_made_public_gives_what_a_clean_build_gives(
+    scheduled: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    built_with(scheduled, run_cli)
+    path = scheduled / "articles/main.py"
+    path.write_text(path.read_text("utf-8").replace("draft=True", "draft=False"), "utf-8")
+
+    message = built_with(scheduled, run_cli)
+
+    assert message.endswith(f"left out 1 scheduled revision (due {DUE}); --future includes it\n")
+    assert tree(scheduled / "build") == clean_with(scheduled, run_cli, tmp_path / "clean")
+    assert 'class="status' not in (scheduled / f"build/articles/{DRAFT}/index.html").read_text("utf-8")
+
+
+def test_the_flags_on_and_off_each_give_what_a_clean_build_gives(
+    scheduled: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    for number, flags in enumerate([[], ["--drafts"], ["--drafts", "--future"], ["--future"], [], []]):
+        message = built_with(scheduled, run_cli, *flags)
+        expected = "nothing changed since the last build:" if number == 5 else "built "
+        assert message.startswith(expected), (flags, message)
+        assert tree(scheduled / "build") == clean_with(scheduled, run_cli, tmp_path / str(number), *flags), (
+            flags
+        )
+
+
+def test_a_later_build_date_alone_rebuilds_nothing(
+    site: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No revision of the corpus is scheduled: a build on the next day (or next year) has nothing to do."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch("2025-01-01"))  # after the corpus' last date
+    built(site, run_cli)
+    before = stamps(site / "build")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch("2026-01-01"))
+
+    message = built(site, run_cli)
+
+    assert message.startswith("nothing changed since the last build: 90 revisions"), message
+    assert stamps(site / "build") == before
+
+
+def test_a_site_publishing_nothing_yet_is_dated_anew_each_day(
+    make_site: MakeSite, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no article to date them, the feed and the sitemap carry the build's date."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(BUILD_DATE))
+    only_draft = drafts_site.MAIN.replace("revisions = [published, draft]", "revisions = [draft]")
+    root = make_site({"articles/main.py": only_draft})
+    built_with(root, run_cli)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(BUILD_DATE, 86400))
+
+    message = built_with(root, run_cli)
+
+    assert message.startswith("built 0 revisions"), message
+    assert "<updated>2024-01-02T00:00:00Z</updated>" in (root / "build/feed.xml").read_text("utf-8")
+    assert tree(root / "build") == clean_with(root, run_cli, tmp_path / "clean")

@@ -234,7 +234,7 @@ POST = (
 revisions = [
     revision(
         slug="existing-post", title="Existing", categories=["Notes"], excerpt="Already here.",
-        published="2024-01-02",
+        published="2020-01-02",  # before the tests' SOURCE_DATE_EPOCH: published, not scheduled
         body=[paragraph("Enough words to pass the tiny limit of this test site.")],
         sources=[Source(title="A", url="https://a.example/", note="a"),
                  Source(title="B", url="https://b.example/", note="b")],

@@ -167,6 +167,15 @@ CASES: list[tuple[str, str]] = [
         "pyproject.toml:7: settings: output_dir must be a folder inside the site root, not '../public'",
     ),
     ("settings_title_control", "pyproject.toml:2: settings: title contains U+0007, which XML 1.0 forbids"),
+    (
+        "settings_bad_repo_url",
+        "pyproject.toml:5: settings: repo_url must be an absolute http(s) URL, not 'github.com/me/site'",
+    ),
+    (
+        "settings_bad_source_uri",
+        "pyproject.toml:6: settings: source_uri must be a path under repo_url like 'blob/main/', "
+        "not '../blob/main/'",
+    ),
     # --- fixtures (the def is at line 8, the verified_output at line 21)
     (
         "fixture_false_check",

@@ -47,6 +47,11 @@ skip = "Zum Inhalt"
 navigation = "Seiten"
 previous = "Zurück"
 next = "Weiter"
+proof_mark = "von der Fixture {fixture} geprüft"
+proof_fixtures = { one = "{n} Fixture prüft Ergebnisse", other = "{n} Fixtures prüfen Ergebnisse" }
+proof_results = { one = "{n} geprüftes Ergebnis", other = "{n} geprüfte Ergebnisse" }
+draft = "Entwurf"
+scheduled = "Geplant für {date}"
 article_count = { one = "{n} Artikel", other = "{n} Artikel" }
 """
 
@@ -189,7 +194,7 @@ MISTAKES = [
     ),
     pytest.param(
         '\n[tool.site_builder.labels.de]\ncontents = "Inhalt"\n',
-        "pyproject.toml:8: settings: labels.de lacks 17 labels: "
+        "pyproject.toml:8: settings: labels.de lacks 22 labels: "
         + ", ".join(name for name in NAMES if name != "contents"),
         id="new-language-incomplete",
     ),

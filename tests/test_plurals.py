@@ -18,6 +18,7 @@ from site_builder.language.english import count
 from site_builder.language.labels import COUNTS, labels_for
 from site_builder.printing import report
 from site_builder.render.pages import CategoryLink, Item, environment, render_articles, render_lists
+from site_builder.render.proofs import Proof
 from site_builder.settings import Settings
 
 NUMBERS = (0, 1, 2, 5, 21, 22)
@@ -62,6 +63,16 @@ CHROME = {
             "픽스처로 검증된 결과: 22개",
         ],
     },
+    "proof_fixtures": {
+        "en": [f"Fixtures that verify results: {n}" for n in NUMBERS],
+        "ru": [f"Фикстуры, проверяющие результаты: {n}" for n in NUMBERS],
+        "ko": [f"결과를 검증하는 픽스처: {n}개" for n in NUMBERS],
+    },
+    "proof_results": {
+        "en": [f"verified results: {n}" for n in NUMBERS],
+        "ru": [f"проверенных результатов: {n}" for n in NUMBERS],
+        "ko": [f"검증한 결과: {n}개" for n in NUMBERS],
+    },
     "article_count": {
         "en": ["0 articles", "1 article", "2 articles", "5 articles", "21 articles", "22 articles"],
         "ru": ["0 статей", "1 статья", "2 статьи", "5 статей", "21 статья", "22 статьи"],
@@ -98,7 +109,9 @@ def test_a_region_tag_counts_as_its_language(lang: str) -> None:
 # --- the counts on the pages ------------------------------------------------------------
 
 
-def _item(slug: str, lang: str, minutes: int, verified: int, category: str) -> Item:
+def _item(slug: str, lang: str, minutes: int, category: str, proofs: tuple[str, ...] = ()) -> Item:
+    """An article; ``proofs``: the fixture of each of its verified outputs."""
+    body = "<p>Body.</p>"
     return Item(
         slug=slug,
         title=f"Title {slug}",
@@ -109,9 +122,10 @@ def _item(slug: str, lang: str, minutes: int, verified: int, category: str) -> I
         cover=None,
         lang=lang,
         categories=(CategoryLink(category, "/categories/c/"),),
-        fixtures=("batch:fx",),
-        verified=verified,
-        content_html="<p>Body.</p>",
+        fixtures=tuple(dict.fromkeys(proofs)),
+        verified=len(proofs),
+        content_html=body,
+        proofs=tuple(Proof(len(body), fid, "articles/batch.py", 1) for fid in proofs),
     )
 
 
@@ -125,17 +139,22 @@ PAGE_NUMBERS = [n for n in NUMBERS if n > 0]  # a category holds at least one ar
 @pytest.mark.parametrize("lang", ["en", "ru", "ko"])
 @pytest.mark.parametrize("n", PAGE_NUMBERS)
 def test_pages_show_each_count_in_its_plural_form(lang: str, n: int) -> None:
-    """The article's byline and fixture note, the card, and the categories page."""
+    """The article's byline and list of fixtures, the card, and the categories page."""
     i = NUMBERS.index(n)
     settings = Settings(title="T", base_url="https://example.org/", language=lang)
     env = environment(Path("/nonexistent-site-root"))
-    items = [_item(f"a{k}", lang, n, n, "C") for k in range(n)]
+    many = _item("many", lang, n, "C", tuple(f"batch:fx{k}" for k in range(n)))  # n fixtures
+    one = _item("one", lang, n, "C", ("batch:fx",) * n)  # one fixture, n verified outputs
+    items = [_item(f"a{k}", lang, n, "C") for k in range(n)]
 
-    article = render_articles(env, settings, items[:1])["articles/a0/index.html"]
+    pages = render_articles(env, settings, [many, one])
+    article = pages["articles/many/index.html"]
     assert _text(article, r'<p class="meta"[^>]*>.*?<span>.*?</span> ·\s*<span>(.*?)</span>') == [
         CHROME["minutes"][lang][i]
     ]
-    assert _text(article, r'<h2 id="verified-heading">(.*?)</h2>') == [CHROME["verified"][lang][i]]
+    assert _text(article, r'<h2 id="verified-heading">(.*?)</h2>') == [CHROME["proof_fixtures"][lang][i]]
+    listed = _text(pages["articles/one/index.html"], r"</code>(?:</a>)? — (.*?)</li>")
+    assert listed == [CHROME["proof_results"][lang][i]]
 
     lists = render_lists(env, settings, items)
     cards = _text(lists["index.html"], r"</time> ·(.*?)</p>")
@@ -149,9 +168,9 @@ def test_a_card_speaks_its_article_language_on_a_site_in_another() -> None:
     settings = Settings(title="T", base_url="https://example.org/", language="ru")
     env = environment(Path("/nonexistent-site-root"))
     items = [
-        _item("english", "en", 9, 0, "C"),
-        _item("russian", "ru", 9, 0, "C"),
-        _item("korean", "ko", 9, 0, "C"),
+        _item("english", "en", 9, "C"),
+        _item("russian", "ru", 9, "C"),
+        _item("korean", "ko", 9, "C"),
     ]
 
     index = render_lists(env, settings, items)["index.html"]

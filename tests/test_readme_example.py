@@ -38,4 +38,6 @@ def test_the_readme_example_builds(tmp_path: Path, run_cli: RunCli) -> None:
     slug = re.search(r'slug="([^"]+)"', files["articles/retry_2020_06.py"])
     assert slug is not None
     page = (tmp_path / "build" / "articles" / slug.group(1) / "index.html").read_text("utf-8")
-    assert "retry_2020_06:lost_response" in page  # the page names the fixture behind its output
+    # The page names the fixture behind its output, under the output and in the list of fixtures.
+    assert '<a href="#fixture-lost_response">verified by fixture <code>lost_response</code></a>' in page
+    assert '<li id="fixture-lost_response"><code>lost_response</code>' in page

@@ -19,7 +19,7 @@ from site_builder.authoring.model import CallSite, Fixture, Flaw, Revision, Sour
 from site_builder.errors import a_kind
 
 _REQUIRED = ("slug", "title", "categories", "excerpt", "published", "body", "sources")
-_FIELDS = (*_REQUIRED, "cover", "lang", "reading_minutes")
+_FIELDS = (*_REQUIRED, "cover", "lang", "reading_minutes", "draft")
 
 
 class _Checker:
@@ -62,6 +62,7 @@ def revision(
     body: Sequence[Markup] | None = None,
     sources: Sequence[Source] | None = None,
     reading_minutes: int | None = None,
+    draft: bool = False,
     **unknown: object,
 ) -> Revision:
     """Declare one revision of an article; validation checks it against the site."""
@@ -81,6 +82,7 @@ def revision(
         body=_body(check, body),
         sources=_sources(check, sources),
         reading_minutes=_minutes(check, reading_minutes),
+        draft=_draft(check, draft),  # before ``flaws``: it may add one
         site=check.site,
         flaws=tuple(check.flaws),
     )
@@ -125,6 +127,13 @@ def _minutes(check: _Checker, value: object) -> int | None:
         return value
     check.flaw("field-type", f"reading_minutes must be a whole number of at least 1, not {value!r}")
     return None
+
+
+def _draft(check: _Checker, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    check.flaw("field-type", f"draft must be True or False, not {value!r}", "draft")
+    return False
 
 
 def fixture(function: Callable[[], object]) -> Fixture:

@@ -170,3 +170,5 @@ class Revision:
     """Where ``revision(...)`` was called."""
     flaws: tuple[Flaw, ...] = ()
     """Wrong types, missing fields and unknown fields found at the call."""
+    draft: bool = False
+    """Left out of the site unless the build includes drafts (``--drafts``)."""

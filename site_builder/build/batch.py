@@ -17,7 +17,6 @@ from pathlib import Path
 
 import jinja2
 
-from site_builder.authoring.model import Block
 from site_builder.build.inputs import content_hash
 from site_builder.build.staging import write_file
 from site_builder.build.texts import Texts
@@ -26,10 +25,12 @@ from site_builder.check.fixture_runs import Outcome
 from site_builder.check.linkcheck import Scan, scan_page
 from site_builder.check.load import Batch
 from site_builder.check.rules import Refs, batch_problems
+from site_builder.check.schedule import Schedule, View, views
 from site_builder.errors import Problem
 from site_builder.render.feeds import feed_entry
 from site_builder.render.images import measure, unchanged
 from site_builder.render.pages import Item, environment, items_from, render_articles
+from site_builder.render.proofs import proofs_of
 from site_builder.render.revisions_json import fragment, revision_dict
 from site_builder.render.template_errors import template_problem
 from site_builder.settings import Project
@@ -55,6 +56,9 @@ class Summary:
     """The whole objects as they appear inside ``revisions.json``, the Atom entries and the scans."""
     pages: dict[str, str] | None
     """Article pages written to the staging folder: output path → content hash; None when not rendered."""
+    views: tuple[View | None, ...] = ()
+    """How the schedule it was described under showed each revision (None: left out); a
+    kept summary is used again only under a schedule that shows them the same way."""
 
     def data(self) -> list[dict[str, object]]:
         """Its whole ``revisions`` JSON objects, read back from its texts."""
@@ -68,8 +72,10 @@ class Summary:
 
     @property
     def clean(self) -> bool:
-        """Worth keeping: no problems, so nothing depends on a timeout or a retry."""
-        return not self.problems
+        """Worth keeping: no problems, so nothing depends on a timeout or a retry, and no
+        verified output of another batch's fixture (its page links to that fixture's ``def``
+        line, in a file outside this batch's cache key)."""
+        return not self.problems and all(fid.partition(":")[0] == self.name for _, _, fid in self.refs.uses)
 
 
 def summarize(
@@ -78,23 +84,24 @@ def summarize(
     outcomes: dict[str, Outcome] | None,
     staging: Path | None,
     spool: Path,
+    schedule: Schedule | None = None,
 ) -> Summary:
     """Judge, describe and (with ``staging``) render one loaded batch; its long texts go
-    to the file ``spool``."""
+    to the file ``spool``. Only the revisions ``schedule`` publishes are described and
+    rendered (all of them, unmarked, without one); every one is judged."""
     root, settings = project.root, project.settings
     problems, refs = batch_problems(root, settings, batch)
     if outcomes is not None:
         problems += fixture_problems(root, dict(refs.fixtures), outcomes)
-    data = tuple(revision_dict(rev, batch.name, settings) for rev in batch.revisions)
-    verified = tuple(
-        sum(isinstance(b, Block) and b.verified is not None for b in rev.body) for rev in batch.revisions
-    )
-    items = items_from(data, verified)
+    seen = views(schedule, refs.timings)
+    shown = [(rev, view) for rev, view in zip(batch.revisions, seen, strict=True) if view is not None]
+    data = tuple(revision_dict(rev, batch.name, settings) for rev, _ in shown)
+    items = _marked(items_from(data, [proofs_of(root, rev) for rev, _ in shown]), [view for _, view in shown])
     if staging is not None:  # the pages give each image its size: measured for a build only
         assets = root / settings.assets_dir
         sizes = [measure(assets, item.cover, item.content_html) for item in items]
-        items = [dataclasses.replace(item, images=shown) for item, shown in zip(items, sizes, strict=True)]
-    listed = tuple(dataclasses.replace(item, content_html="") for item in items)
+        items = [dataclasses.replace(item, images=sized) for item, sized in zip(items, sizes, strict=True)]
+    listed = tuple(dataclasses.replace(item, content_html="", proofs=()) for item in items)
     pages: dict[str, str] | None = None
     scans: dict[str, Scan] = {}
     entries: tuple[bytes, ...] = ()
@@ -112,7 +119,16 @@ def summarize(
         list_key=content_hash(repr(listed).encode("utf-8", "surrogatepass")),
         texts=Texts.write(spool, joined_data, entries, scans),
         pages=pages,
+        views=seen,
     )
+
+
+def _marked(items: list[Item], shown: list[View]) -> list[Item]:
+    """Items marked as their schedule views say (a draft, scheduled for a date)."""
+    return [
+        dataclasses.replace(item, draft=draft, scheduled=scheduled) if draft or scheduled else item
+        for item, (draft, scheduled) in zip(items, shown, strict=True)
+    ]
 
 
 def _render(

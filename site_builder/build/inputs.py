@@ -23,7 +23,7 @@ from site_builder.build.written import stats
 from site_builder.check.load import batch_paths
 from site_builder.settings import Project
 
-_FORMAT = "2"
+_FORMAT = "3"
 """Changes whenever what the cache keeps changes shape."""
 
 Stamp = tuple[int, int, int, int, str, str]

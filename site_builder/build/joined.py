@@ -22,10 +22,11 @@ from site_builder.settings import Settings
 
 
 def write_joined(
-    settings: Settings, summaries: Sequence[Summary], items: Sequence[Item], stage: Stage
+    settings: Settings, summaries: Sequence[Summary], items: Sequence[Item], stage: Stage, today: str
 ) -> tuple[dict[str, str], list[Callable[[], None]]]:
     """What ``revisions.json`` and the feed, joined from each batch's texts, are known by
-    (by output path), and the steps that write those the staging folder lacks.
+    (by output path), and the steps that write those the staging folder lacks (``today``: the
+    feed's date when no article gives one).
 
     Each is known by a hash of its parts' hashes rather than of its bytes: the bytes
     (hundreds of megabytes on a large site) are copied from the batches' files by the
@@ -46,7 +47,7 @@ def write_joined(
 
         steps.append(revisions)
     where = [(part.texts, n) for part in summaries for n in range(len(part.items))]
-    digest = hashlib.sha256(b"feed.xml\0" + feed_head(settings, items))
+    digest = hashlib.sha256(b"feed.xml\0" + feed_head(settings, items, today=today))
     for n in feed_order(items):
         texts, number = where[n]
         digest.update(texts.digests[number + 1].encode())
@@ -60,7 +61,7 @@ def write_joined(
                     texts, number = where[n]
                     out.copy(texts, sum(texts.sizes[: number + 1]), texts.sizes[number + 1])
 
-                write_atom_feed(settings, items, entry, out.write)
+                write_atom_feed(settings, items, entry, out.write, today=today)
 
         steps.append(feed)
     return known, steps

@@ -16,6 +16,7 @@ from pathlib import Path
 from site_builder.build.batch import Summary
 from site_builder.build.reuse import Reuse
 from site_builder.build.workers import Job, Loaded, Workers
+from site_builder.check.schedule import views
 from site_builder.errors import Problem
 
 Arrived = Callable[[str, dict[str, str]], None]
@@ -91,6 +92,8 @@ def _teller(hooks: Hooks | None) -> Callable[[Path, Loaded], None]:
 def _usable(entry: Summary | None, job: Job, hooks: Hooks | None) -> Summary | None:
     """A kept summary that has what this run needs (fixture outcomes, pages at hand)."""
     if entry is None or (job.run and entry.outcomes is None):
+        return None
+    if entry.views != views(job.schedule, entry.refs.timings):  # described under another date or flags
         return None
     if job.staging is not None and (entry.pages is None or hooks is None or not hooks.reusable(entry)):
         return None

@@ -21,7 +21,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.build import staging
@@ -34,6 +34,7 @@ from site_builder.build.sitewide import Staged, stage_rest
 from site_builder.build.workers import Job
 from site_builder.build.written import Written, stats
 from site_builder.check.linkcheck import Scan, check_scanned
+from site_builder.check.schedule import Omitted, Window
 from site_builder.errors import Problem, SiteBuilderError
 from site_builder.search.indexing import Index, Indexing
 from site_builder.search.pagefind import SCRIPT, UI_FILES
@@ -53,6 +54,8 @@ class Built:
     """Files written in all."""
     unchanged: bool = False
     """Nothing had changed since the last build: nothing was written."""
+    omitted: Omitted = field(default_factory=Omitted)
+    """What the build left out (drafts, scheduled revisions)."""
 
 
 Report = Callable[[str], None]
@@ -83,7 +86,7 @@ def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing
         message = f"cannot clean up what an interrupted build left beside {target}: {exc}"
         raise SiteBuilderError(message) from exc
     if (done := plan.unchanged) is not None:
-        return Built((), done.revisions, done.pages, len(done.files), unchanged=True)
+        return Built((), done.revisions, done.pages, len(done.files), unchanged=True, omitted=done.omitted)
     stage = _open_stage(plan)
     reuse = plan.reuse
     spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
@@ -152,9 +155,17 @@ def _load(run: _Build, jobs: int | None) -> Judged:
             and summary.images_unchanged(run.plan.project)
         ),
     )
-    job = Job(run.plan.project, run.spool, run=True, staging=stage.folder, keep=run.plan.reuse is not None)
-    batches = load_batches(job, run.plan.inputs.keys, run.plan.reuse, jobs, hooks)
-    return judge(run.plan.project, batches, run=True)
+    plan = run.plan
+    job = Job(
+        plan.project,
+        run.spool,
+        run=True,
+        staging=stage.folder,
+        keep=plan.reuse is not None,
+        schedule=plan.schedule,
+    )
+    batches = load_batches(job, plan.inputs.keys, plan.reuse, jobs, hooks)
+    return judge(plan.project, batches, run=True, schedule=plan.schedule)
 
 
 def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
@@ -187,7 +198,9 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
             index,
         )
         run.plan.reuse.remember(memory)
-    return Built((), judged.revisions, written.record.pages, len(written.record.files))
+    return Built(
+        (), judged.revisions, written.record.pages, len(written.record.files), omitted=written.record.omitted
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +255,17 @@ def _swap(run: _Build, judged: Judged, staged: Staged, index: Index) -> _Swapped
     listed = stats(run.stage.folder)
     spare = plan.reuse.spare() if plan.reuse is not None else None
     kept_old = staging.swap(run.stage.folder, plan.target, spare)
-    record = Written(plan.inputs.key, listed, staged.hashes, judged.revisions, pages, index.bundles)
+    window = Window.of(plan.schedule, judged.timings(), published=judged.revisions > 0)
+    record = Written(
+        plan.inputs.key,
+        listed,
+        staged.hashes,
+        judged.revisions,
+        pages,
+        index.bundles,
+        window,
+        judged.omitted(),
+    )
     return _Swapped(record, kept_old)
 
 

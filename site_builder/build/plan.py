@@ -14,6 +14,7 @@ from site_builder.build.inputs import Inputs, hash_inputs
 from site_builder.build.reuse import Reuse
 from site_builder.build.staging import leftovers
 from site_builder.build.written import Written
+from site_builder.check.schedule import Schedule
 from site_builder.errors import UsageError
 from site_builder.settings import Project
 
@@ -33,22 +34,32 @@ class Plan:
     """The record of the last build into ``target``, read once for the whole build."""
     unchanged: Written | None
     """That record when building again would give the same site: every input hashes the
-    same and the output is untouched (then there is nothing to do)."""
+    same, the output is untouched and the schedule publishes the same revisions the same
+    way (then there is nothing to do)."""
+    schedule: Schedule
+    """The build's date and flags: what it publishes."""
 
 
-def plan_build(project: Project, out: Path | None = None, *, cache: bool = True) -> Plan:
-    """Plan a build of ``project`` into ``out`` (default: its ``output_dir``)."""
+def plan_build(
+    project: Project, out: Path | None = None, *, cache: bool = True, schedule: Schedule | None = None
+) -> Plan:
+    """Plan a build of ``project`` into ``out`` (default: its ``output_dir``) under ``schedule``
+    (default: today's, or ``SOURCE_DATE_EPOCH``'s, without drafts or scheduled revisions)."""
+    schedule = schedule or Schedule.now()
     target = project.output(out)
     if target == project.root or project.root.is_relative_to(target):
         raise UsageError(f"the output folder {target} would replace the site itself; choose another --out")
     reuse = Reuse.of(project.root, target) if cache else None
     inputs = hash_inputs(project, target, reuse.stamps() if reuse is not None else None)
     live = reuse.live() if reuse is not None else None
-    return Plan(project, target, inputs, reuse, live, _unchanged(project, target, inputs, live))
+    unchanged = _unchanged(project, target, inputs, live, schedule)
+    return Plan(project, target, inputs, reuse, live, unchanged, schedule)
 
 
-def _unchanged(project: Project, target: Path, inputs: Inputs, live: Written | None) -> Written | None:
-    if live is None or project.problems:
+def _unchanged(
+    project: Project, target: Path, inputs: Inputs, live: Written | None, schedule: Schedule
+) -> Written | None:
+    if live is None or project.problems or live.window is None or not live.window.holds(schedule):
         return None
     new, old = leftovers(target)
     if new.exists() or old.exists():  # an interrupted build: the full path cleans up first

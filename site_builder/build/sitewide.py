@@ -21,6 +21,7 @@ from site_builder.build.plan import Plan
 from site_builder.build.staging import Stage, copy_assets, write_file
 from site_builder.build.texts import Scans
 from site_builder.errors import Problem
+from site_builder.render.feeds import site_date
 from site_builder.render.site_files import Lists, fixed_files, render_list_files
 
 Submit = Callable[[Callable[[], None]], "Future[None]"]
@@ -53,9 +54,10 @@ def stage_rest(plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: S
     """Render and stage what is not an article page."""
     project = plan.project
     items = [item for part in summaries for item in part.items]
-    key = _lists_key(plan.inputs.common, summaries)
+    date = site_date(items, plan.schedule.today)  # the build's date when no article gives one
+    key = _lists_key(plan.inputs.common, summaries, date)
     kept = plan.reuse.lists(key) if plan.reuse is not None else None
-    lists = kept or render_list_files(project.root, project.settings, items)
+    lists = kept or render_list_files(project.root, project.settings, items, today=date)
     if isinstance(lists, Problem):
         return Staged((lists,))
     hashes = {p: sha for part in summaries for p, sha in (part.pages or {}).items()}
@@ -63,7 +65,7 @@ def stage_rest(plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: S
         hashes[path] = content_hash(data)
         if not stage.has(path, hashes[path]):
             write_file(stage.folder, path, data)
-    joined, steps = write_joined(project.settings, summaries, items, stage)
+    joined, steps = write_joined(project.settings, summaries, items, stage, date)
     hashes |= joined
     copying = tuple(submit(step) for step in steps)
     assets = copy_assets(project.root / project.settings.assets_dir, stage.folder)
@@ -73,9 +75,10 @@ def stage_rest(plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: S
     return Staged((), hashes, frozenset(hashes.keys() | assets), scanned, copying, fresh)
 
 
-def _lists_key(common: str, summaries: Sequence[Summary]) -> str:
-    """What the list pages and the sitemap depend on: every batch's list entries."""
-    digest = hashlib.sha256(common.encode())
+def _lists_key(common: str, summaries: Sequence[Summary], date: str) -> str:
+    """What the list pages and the sitemap depend on: every batch's list entries (the
+    revisions it publishes, marked), and the site's date."""
+    digest = hashlib.sha256(f"{common}\0{date}".encode())
     for part in summaries:
         digest.update(part.list_key.encode())
     return digest.hexdigest()

@@ -23,6 +23,7 @@ from site_builder.build.batch import Summary, summarize
 from site_builder.check.claims import same_every_time
 from site_builder.check.fixture_runs import Outcome, run_fixtures
 from site_builder.check.load import Batch, fixture_id, forget, load_batch
+from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem
 from site_builder.processes import die_with_parent
 from site_builder.settings import Project
@@ -58,6 +59,8 @@ class Job:
     keep: bool = False
     """Pickle each clean summary beside its texts in ``spool`` (``KEY.summary``): the cache
     takes both over once the build has succeeded (:meth:`Reuse.remember`)."""
+    schedule: Schedule | None = None
+    """What is published (drafts, scheduled revisions); None: every revision, unmarked (``verify``)."""
 
 
 class Workers:
@@ -146,7 +149,7 @@ def load_one(path: Path, key: str, job: Job) -> Loaded:
     if batch is None:
         return Loaded(None, problem)
     outcomes = _run(batch, job) if job.run else None
-    summary = summarize(job.project, batch, outcomes, job.staging, job.spool / f"{key}.text")
+    summary = summarize(job.project, batch, outcomes, job.staging, job.spool / f"{key}.text", job.schedule)
     forget(batch)  # the summary is all that is needed of it now
     if job.keep and problem is None and summary.clean:  # pickled here, in parallel, not in the main process
         (job.spool / f"{key}.summary").write_bytes(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))

@@ -4,8 +4,10 @@ compares the folder with, to know what it may keep."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from site_builder.check.schedule import Omitted, Window
 
 Stat = tuple[int, int, int]
 """(size, mtime in ns, inode) of a file: changes whenever the file is written or replaced."""
@@ -53,6 +55,10 @@ class Written:
     pages: int
     bundles: dict[str, tuple[str, tuple[str, ...]]]
     """Search-index shards: folder in the output → (shard key, its files' names)."""
+    window: Window | None = None
+    """The build dates and flags for which these inputs give this output."""
+    omitted: Omitted = field(default_factory=Omitted)
+    """What the build left out (drafts, scheduled revisions)."""
 
     def untouched(self, target: Path, folder: str, names: tuple[str, ...]) -> bool:
         """Whether the files ``folder/NAME`` of ``target`` are the very ones this build wrote."""

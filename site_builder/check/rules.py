@@ -20,10 +20,11 @@ from site_builder.authoring.model import Block, CallSite, Flaw, Revision
 from site_builder.check.claims import Claim, as_json
 from site_builder.check.images import image_problems, shown_images
 from site_builder.check.load import Batch, fixture_id, relative_to_root
+from site_builder.check.schedule import Timing
 from site_builder.check.site_layout import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
-from site_builder.language.english import agree, count
+from site_builder.language.english import count, limit
 from site_builder.language.labels import has_labels
 from site_builder.language.tables import language_message
 from site_builder.settings import LANGUAGE_TAG, PYPROJECT, Settings
@@ -53,6 +54,9 @@ class Refs:
     """Every ``verified_output`` block; only the sound ones are judged against their fixture."""
     fixtures: tuple[tuple[str, CallSite], ...]
     """The fixtures the batch defines: id, and the line of its ``def``."""
+    timings: tuple[Timing, ...] = ()
+    """Every revision's draft flag, date and categories, in list order (as ``slugs``): what
+    decides whether a build publishes it."""
     images: tuple[tuple[CallSite, str, str], ...] = ()
     """Images its pages show (covers, ``<img>`` in the body): (where, subject, URL as written)."""
 
@@ -89,8 +93,16 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     for fid, fx in fixtures.items():
         problems += [_problem(root, f.site, f"fixture {fid}", f.rule, f.message) for f in fx.flaws]
     defined = tuple((fid, fx.site) for fid, fx in fixtures.items())
+    timings = tuple(Timing(rev.draft, rev.published, rev.categories) for rev in batch.revisions)
     refs = Refs(
-        tuple(slugs), tuple(categories), tuple(links), tuple(uses), tuple(claims), defined, tuple(images)
+        tuple(slugs),
+        tuple(categories),
+        tuple(links),
+        tuple(uses),
+        tuple(claims),
+        defined,
+        timings,
+        tuple(images),
     )
     return problems, refs
 
@@ -249,21 +261,16 @@ def _body(settings: Settings, rev: Revision) -> Iterator[Finding]:
     low, high = settings.min_body_chars, settings.max_body_chars
     body = f"body is {count(chars, 'character')}"
     if chars < low:
-        yield rev.site, "body-length", f"{body}; {_limit('at least', low, 'required')}"
+        yield rev.site, "body-length", f"{body}; {limit('at least', low, 'required')}"
     elif chars > high:
-        yield rev.site, "body-length", f"{body}; {_limit('at most', high, 'allowed')}"
-
-
-def _limit(bound: str, n: int, verb: str) -> str:
-    """``at least 5,000 are required``, ``at least 1 is required``."""
-    return f"{bound} {n:,} {agree(n, 'is', 'are')} {verb}"
+        yield rev.site, "body-length", f"{body}; {limit('at most', high, 'allowed')}"
 
 
 def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
     need = settings.min_sources
     if len(rev.sources) < need and "sources" not in {f.field for f in rev.flaws}:
         cites = f"cites {count(len(rev.sources), 'source')}"
-        yield rev.site, "sources-count", f"{cites}; {_limit('at least', need, 'required')}"
+        yield rev.site, "sources-count", f"{cites}; {limit('at least', need, 'required')}"
     seen: set[str] = set()
     for number, source in enumerate(rev.sources, 1):
         for name in ("title", "url", "note"):

@@ -16,3 +16,9 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
 def agree(n: int, one: str, other: str) -> str:
     """``one`` or ``other``, whichever goes with the count ``n`` (``is`` / ``are``)."""
     return one if category("en", n) == "one" else other
+
+
+def limit(bound: str, n: int, verb: str) -> str:
+    """A limit that agrees with its number: ``at least 5,000 are required``, ``at most 1 is
+    allowed``."""
+    return f"{bound} {n:,} {agree(n, 'is', 'are')} {verb}"

@@ -80,6 +80,16 @@ class Labels:
     """Link to the previous page in reading order."""
     next: str
     """Link to the next page in reading order."""
+    proof_mark: str
+    """The mark after each verified output; ``{fixture}`` is the fixture's name."""
+    proof_fixtures: Count
+    """Heading of the article's list of fixtures; ``{n}`` is how many it lists."""
+    proof_results: Count
+    """After a fixture in that list; ``{n}`` is how many outputs of the article it verifies."""
+    draft: str
+    """The mark of a draft a build includes (``--drafts``)."""
+    scheduled: str
+    """The mark of a revision published later (``--future``); ``{date}`` is its date."""
     article_count: Count
     """How many articles a category holds, on the categories page; ``{n}`` is the number."""
 

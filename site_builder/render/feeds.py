@@ -1,18 +1,16 @@
 """The machine-read files of the site: Atom feed, sitemap and robots.txt.
 
 Built with ElementTree so that any text is escaped into well-formed XML; every
-date comes from the articles (or ``SOURCE_DATE_EPOCH`` for an empty site), never
-from the clock.
+date comes from the articles (or the build's date for a site that publishes none).
 """
 
 from __future__ import annotations
 
-import datetime
-import os
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 
 from site_builder.authoring.escaping import NOT_XML
+from site_builder.check.schedule import build_date
 from site_builder.check.site_layout import category_url
 from site_builder.render.pages import Item
 from site_builder.render.sub_path import move_under
@@ -42,12 +40,12 @@ def _timestamp(date: str) -> str:
     return f"{date}T00:00:00Z"
 
 
-def site_date(items: Sequence[Item]) -> str:
-    """The newest article date, or SOURCE_DATE_EPOCH's date for a site without articles."""
+def site_date(items: Sequence[Item], today: str = "") -> str:
+    """The newest article date, or the build's date (``today``; by default SOURCE_DATE_EPOCH's
+    or today's, in UTC) for a site that publishes no article."""
     if items:
         return max(item.published for item in items)
-    epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "0") or 0)
-    return datetime.datetime.fromtimestamp(epoch, datetime.UTC).date().isoformat()
+    return today or build_date()
 
 
 def feed_order(items: Sequence[Item]) -> list[int]:
@@ -55,7 +53,7 @@ def feed_order(items: Sequence[Item]) -> list[int]:
     return sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)
 
 
-def feed_head(settings: Settings, items: Sequence[Item]) -> bytes:
+def feed_head(settings: Settings, items: Sequence[Item], *, today: str = "") -> bytes:
     """The feed up to its first entry."""
     # xml:base lets readers resolve the site-relative links inside the content.
     attrs = {"xmlns": ATOM, "xml:lang": settings.language, "xml:base": _absolute(settings, "/")}
@@ -66,7 +64,7 @@ def feed_head(settings: Settings, items: Sequence[Item]) -> bytes:
     _sub(feed, "id", _absolute(settings, "/"))
     _sub(feed, "link", rel="self", href=_absolute(settings, "/feed.xml"))
     _sub(feed, "link", rel="alternate", href=_absolute(settings, "/"))
-    _sub(feed, "updated", _timestamp(site_date(items)))
+    _sub(feed, "updated", _timestamp(site_date(items, today)))
     _sub(_sub(feed, "author"), "name", settings.title)
     _sub(feed, "generator", "site_builder")
     head = _document(feed).encode("utf-8")
@@ -78,11 +76,13 @@ def write_atom_feed(
     items: Sequence[Item],
     entry: Callable[[int], object],
     write: Callable[[bytes], object],
+    *,
+    today: str = "",
 ) -> None:
     """An Atom (RFC 4287) feed of every revision, newest first, streamed to ``write``;
     ``entry(n)`` writes the ``n``-th item's :func:`feed_entry`, already rendered and encoded
     (a large site's feed is larger than its other files together, so it is never held whole)."""
-    write(feed_head(settings, items))
+    write(feed_head(settings, items, today=today))
     if not items:
         return
     # What ET.indent would give the whole tree: each entry on its own, then spliced in.
@@ -109,10 +109,10 @@ def feed_entry(settings: Settings, item: Item) -> str:
     return ET.tostring(entry, encoding="unicode")
 
 
-def sitemap(settings: Settings, items: Sequence[Item]) -> str:
+def sitemap(settings: Settings, items: Sequence[Item], *, today: str = "") -> str:
     """A sitemap of the index, every article and every category page."""
     urlset = ET.Element("urlset", {"xmlns": SITEMAP})
-    dates: dict[str, str] = {"/": site_date(items), "/categories/": site_date(items)}
+    dates: dict[str, str] = {"/": site_date(items, today), "/categories/": site_date(items, today)}
     for item in items:
         dates[item.url] = item.published
         for link in item.categories:

@@ -21,12 +21,13 @@ from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
 from site_builder.render.images import Measured, with_sizes
 from site_builder.render.navigation import nav_rank, site_nav
+from site_builder.render.proofs import Proof, fixture_entries, mark_proofs
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
 
 # Ids the templates use themselves; headings never take them.
-_RESERVED_IDS = frozenset({"main", "search", "toc-heading", "verified-heading"})
+_RESERVED_IDS = frozenset({"main", "search", "toc-heading", "verified-heading", "fixtures"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,12 @@ class Item:
     fixtures: tuple[str, ...]
     verified: int
     content_html: str
+    proofs: tuple[Proof, ...] = ()
+    """Its ``verified_output`` blocks, for the marks on its page (empty in lists)."""
+    draft: bool = False
+    """An included draft: marked as one."""
+    scheduled: str = ""
+    """The date an included revision is scheduled for, when after the build's date: marked."""
     images: Measured = ()
     """Width and height of the cover and of each image of the body, by ``src`` as written."""
 
@@ -95,8 +102,8 @@ def _environment(root: Path, _shape: tuple[tuple[str, int, int], ...]) -> jinja2
     )
 
 
-def items_from(revisions: Sequence[Mapping[str, object]], verified: Sequence[int]) -> list[Item]:
-    """Template items from the ``revisions`` JSON objects and their count of verified outputs."""
+def items_from(revisions: Sequence[Mapping[str, object]], proofs: Sequence[tuple[Proof, ...]]) -> list[Item]:
+    """Template items from the ``revisions`` JSON objects and their verified outputs."""
     return [
         Item(
             slug=str(r["slug"]),
@@ -109,10 +116,11 @@ def items_from(revisions: Sequence[Mapping[str, object]], verified: Sequence[int
             lang=str(r["lang"]),
             categories=tuple(CategoryLink(str(c), category_url(str(c))) for c in _strings(r["categories"])),
             fixtures=tuple(_strings(r["fixtures"])),
-            verified=count,
+            verified=len(marked),
             content_html=str(r.get("contentHtml", "")),
+            proofs=marked,
         )
-        for r, count in zip(revisions, verified, strict=True)
+        for r, marked in zip(revisions, proofs, strict=True)
     ]
 
 
@@ -187,7 +195,9 @@ def _categories(items: Sequence[Item]) -> list[tuple[CategoryLink, list[Item]]]:
 
 
 def _article(env: jinja2.Environment, settings: Settings, item: Item, chrome: Chrome) -> str:
-    body, toc = add_heading_ids(item.content_html, _RESERVED_IDS)
+    proofs = fixture_entries(settings, item.proofs)
+    marked = mark_proofs(item.content_html, item.proofs, proofs, chrome(item.lang).proof_mark)
+    body, toc = add_heading_ids(marked, _RESERVED_IDS | {entry.anchor for entry in proofs.values()})
     view = {
         "title": item.title,
         "published": item.published,
@@ -198,6 +208,9 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item, chrome: Ch
         "categories": item.categories,
         "fixtures": item.fixtures,
         "verified_count": item.verified,
+        "proofs": tuple(proofs.values()),
+        "draft": item.draft,
+        "scheduled": item.scheduled,
         "body": Markup(
             focusable_regions(highlight_code(move_under(with_sizes(body, item.images), settings.base_path)))
         ),

@@ -43,6 +43,7 @@ def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, ob
         "bodyChars": len(text),
         "sources": [{"title": s.title, "url": s.url, "note": s.note} for s in rev.sources],
         "fixtures": list(dict.fromkeys(fixtures)),
+        "draft": rev.draft,
     }
 
 

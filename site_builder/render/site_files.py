@@ -36,15 +36,18 @@ class Lists:
     """The link-check scans of its HTML pages."""
 
 
-def render_list_files(root: Path, settings: Settings, items: Sequence[Item]) -> Lists | Problem:
-    """The index, category and 404 pages and the sitemap; or the template's problem."""
+def render_list_files(
+    root: Path, settings: Settings, items: Sequence[Item], *, today: str = ""
+) -> Lists | Problem:
+    """The index, category and 404 pages and the sitemap (``today``: the build's date); or the
+    template's problem."""
     try:
         texts = render_lists(environment(root), settings, items)
     except jinja2.TemplateError as exc:
         return template_problem(root, exc)
     files = {path: text.encode("utf-8") for path, text in texts.items()}
     scans = {path: scan_page(text) for path, text in texts.items()}
-    files["sitemap.xml"] = sitemap(settings, items).encode("utf-8")
+    files["sitemap.xml"] = sitemap(settings, items, today=today).encode("utf-8")
     return Lists(files, scans)
 
 

@@ -7,14 +7,13 @@ Actions workflow that validates pull requests and publishes to GitHub Pages.
 
 from __future__ import annotations
 
-import datetime
-import os
 import tomllib
 from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
 
 from site_builder import __version__
+from site_builder.check.schedule import build_date
 from site_builder.errors import UsageError
 from site_builder.settings import PYPROJECT
 
@@ -80,10 +79,6 @@ def render(name: str, values: Mapping[str, str]) -> str:
 
 
 def today() -> str:
-    """Today's date, or ``SOURCE_DATE_EPOCH``'s (UTC) when it is set, so output can be reproduced."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not epoch:
-        return datetime.date.today().isoformat()
-    if not epoch.isdigit():
-        raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds, not {epoch!r}")
-    return datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC).date().isoformat()
+    """The build's date: ``SOURCE_DATE_EPOCH``'s (UTC) when it is set, so output can be
+    reproduced, today's (UTC) otherwise; a starter article dated so is published at once."""
+    return build_date()

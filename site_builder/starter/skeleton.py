@@ -69,9 +69,9 @@ def _refuse_a_used_slug(project: Project, slug: str) -> None:
     """The site's slugs as loading its batches finds them (the cache is read, never written)."""
     with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
         reuse = Reuse.of(project.root, project.output())
-        judged = check_site(project, run=False, spool=Path(spool), reuse=reuse)
+        judged = check_site(project, run=False, spool=Path(spool), schedule=None, reuse=reuse)
     for part in judged.summaries:
-        if any(item.slug == slug for item in part.items):
+        if any(used == slug for used, _ in part.refs.slugs):  # drafts and scheduled ones too
             used = f"{project.settings.articles_dir}/{part.name}.py"
             raise UsageError(f"slug {slug!r} is already used in {used}; choose another slug")
 
