@@ -11,7 +11,6 @@ import contextlib
 import functools
 import io
 import json
-import signal
 import sys
 import tempfile
 import time
@@ -24,10 +23,10 @@ from site_builder.build.plan import plan_build
 from site_builder.build.reuse import Reuse
 from site_builder.build.store import CACHE_DIR
 from site_builder.check.schedule import Omitted, Schedule
-from site_builder.errors import SiteBuilderError, UsageError
+from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
 from site_builder.language.english import count
 from site_builder.printing import annotation, left_out, out, problem_dict, report
-from site_builder.settings import Project, find_root
+from site_builder.settings import PYPROJECT, Project, find_root, holds_site
 from site_builder.starter.commands import add_commands
 
 if TYPE_CHECKING:
@@ -49,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # init makes a site, so it is the one command that does not read one first.
         code: int = args.handler(args, Project.read(_root(args.root))) if args.site else args.handler(args)
     except UsageError as exc:
-        print(f"site-builder: {exc}", file=sys.stderr)
+        print("".join(f"site-builder: {line}\n" for line in str(exc).splitlines()), end="", file=sys.stderr)
         return 2
     except SiteBuilderError as exc:
         print(f"site-builder: {exc}", file=sys.stderr)
@@ -76,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("ids", nargs="*", metavar="ID", help="fixture ids MODULE:FUNCTION (default: all)")
     verify.add_argument(
         "--repeat",
-        type=_positive,
+        type=_number,
         default=1,
         metavar="N",
         help="run each fixture N times and report any whose output differs",
@@ -86,21 +85,33 @@ def _parser() -> argparse.ArgumentParser:
         commands, "build", "validate, run fixtures, render and write the site atomically", _build
     )
     build.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: output_dir setting)")
-    build.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: one per core)")
-    for command in (validate, build):
-        _no_cache(command)
+    build.add_argument("--jobs", type=_number, metavar="N", help="worker processes (default: one per core)")
 
     serve = _command(commands, "serve", "build, serve on 127.0.0.1, rebuild and reload on change", _serve)
     serve.add_argument(
-        "--port", type=int, default=8000, metavar="P", help="port (default 8000; 0: any free port)"
+        "--port", type=_port_number, default=8000, metavar="P", help="port (default 8000; 0: any free port)"
     )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar="H",
+        help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: every address, "
+        "to open the site from a phone on the same network)",
+    )
+    serve.set_defaults(site=False)  # it reads the site itself, once Ctrl-C stops it cleanly
 
     revisions = _command(commands, "revisions", "print the revisions as JSON for importers", _revisions)
     revisions.add_argument("--slug", action="append", metavar="S", help="only this slug (repeatable)")
     revisions.add_argument(
         "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
     )
-    _no_cache(revisions)
+    no_cache = {  # what --no-cache means differs: only build writes the cache; revisions runs no fixture
+        build: f"neither read nor write {CACHE_DIR}/: load every batch, run every fixture, render every page",
+        validate: f"do not read {CACHE_DIR}/ (validate never writes it): load every batch, run every fixture",
+        revisions: f"do not read {CACHE_DIR}/ (revisions never writes it): load every batch",
+    }
+    for command, help_ in no_cache.items():
+        command.add_argument("--no-cache", action="store_true", help=help_)
     for command in (validate, build, serve, revisions):  # what a build publishes
         command.add_argument("--drafts", action="store_true", help="include drafts, marked")
         command.add_argument("--future", action="store_true", help="include scheduled revisions, marked")
@@ -110,14 +121,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def _schedule(args: argparse.Namespace) -> Schedule:  # a bad SOURCE_DATE_EPOCH: a usage error
     return Schedule.now(drafts=args.drafts, future=args.future)
-
-
-def _no_cache(command: argparse.ArgumentParser) -> None:
-    command.add_argument(
-        "--no-cache",
-        action="store_true",
-        help=f"neither read nor write {CACHE_DIR}/ (load every batch, run every fixture)",
-    )
 
 
 def _command(
@@ -134,11 +137,17 @@ def _command(
     return sub
 
 
-def _positive(text: str) -> int:
+def _number(text: str, low: int = 1, high: int | None = None) -> int:
     value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(
+            f"must be {low} to {high}" if high is not None else f"must be {low} or more"
+        )
     return value
+
+
+def _port_number(text: str) -> int:
+    return _number(text, 0, 65535)
 
 
 def _root(given: Path | None) -> Path:
@@ -146,6 +155,8 @@ def _root(given: Path | None) -> Path:
         return find_root(Path.cwd())
     if not given.is_dir():
         raise UsageError(f"--root {given}: not a folder")
+    if not holds_site(given):
+        raise UsageError(f"--root {given}: no {PYPROJECT} with [tool.site_builder] in this folder")
     return given
 
 
@@ -166,11 +177,12 @@ def _validate(args: argparse.Namespace, project: Project) -> int:
         out("".join(annotation(p) + "\n" for p in checked.problems))
     else:
         report(checked.problems)
-    if not checked.problems:
+    failed = errors_in(checked.problems)
+    if not failed:
         revisions, fixtures = count(checked.validated, "revision"), count(len(checked.outcomes), "fixture")
         print(f"ok: {revisions} valid, {fixtures} passed", file=sys.stderr)
         left_out(checked.omitted(), "a build leaves out")
-    return 1 if checked.problems else 0
+    return 1 if failed else 0
 
 
 def _build(args: argparse.Namespace, project: Project) -> int:
@@ -178,6 +190,7 @@ def _build(args: argparse.Namespace, project: Project) -> int:
     plan = plan_build(project, args.out, cache=not args.no_cache, schedule=_schedule(args))
     last = plan.unchanged
     if last is not None:
+        report(last.warnings)
         _summary(True, last.revisions, last.pages, started, last.omitted)
         return 0
     from site_builder.build.pipeline import build
@@ -188,6 +201,7 @@ def _build(args: argparse.Namespace, project: Project) -> int:
         report(built.problems)
         print("nothing was written; the previous site is untouched", file=sys.stderr)
         return 1
+    report(built.warnings)
     _summary(built.unchanged, built.revisions, built.pages, started, built.omitted)
     return 0
 
@@ -211,23 +225,21 @@ def _progress() -> Iterator[Report]:
         yield lambda step: status.update(step)
 
 
-def _serve(args: argparse.Namespace, project: Project) -> int:
-    from site_builder.serve import serve
+def _serve(args: argparse.Namespace) -> int:
+    from site_builder.serve import interruptible, serve
 
+    say = functools.partial(print, file=sys.stderr, flush=True)
     schedule = _schedule(args)  # a bad SOURCE_DATE_EPOCH is a usage error before anything is served
-    # SIGTERM stops serve as cleanly as Ctrl-C does: the temporary site is removed.
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        serve(project, args.port, functools.partial(print, file=sys.stderr, flush=True), include=schedule)
-    except OSError as exc:
-        raise UsageError(f"cannot serve on port {args.port}: {exc.strerror}") from exc
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    # SIGTERM stops serve as Ctrl-C does, at any moment (reading the site, the first build,
+    # serving): the temporary site is removed, and nothing but what serve said is printed.
+    with interruptible():
+        try:
+            serve(Project.read(_root(args.root)), args.port, say, host=args.host, include=schedule)
+        except KeyboardInterrupt:
+            pass
+        except OSError as exc:
+            raise UsageError(f"cannot serve on {args.host} port {args.port}: {exc.strerror or exc}") from exc
     return 0
-
-
-def _interrupt(_signum: int, _frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 def _verify(args: argparse.Namespace, project: Project) -> int:
@@ -270,15 +282,19 @@ def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) ->
     from site_builder.render.revisions_json import dumps
 
     checked = _check(project, args, run=False, spool=spool)
-    if checked.problems:
-        report(checked.problems)
+    report(checked.problems)
+    if errors_in(checked.problems):
         return 1
     slugs = {item.slug for part in checked.summaries for item in part.items}
-    missing = [s for s in args.slug or () if s not in slugs]
+    missing = [
+        f"no revision with slug {s}{did_you_mean(s, slugs, CLOSE_IDS)}"
+        for s in args.slug or ()
+        if s not in slugs
+    ]
     if missing:
-        why_not = checked.left_out(missing)
-        print(f"site-builder: no revision with slug {', '.join(missing)}{why_not}", file=sys.stderr)
-        return 1
+        raise UsageError(
+            "\n".join(missing) + checked.left_out([s for s in args.slug or () if s not in slugs])
+        )
     left_out(checked.omitted())
     if args.slug is None and args.indent == 2:  # kept as text with each batch: streamed as it is
         buffer = getattr(sys.stdout, "buffer", None)

@@ -8,16 +8,20 @@ import sys
 from collections.abc import Sequence
 
 from site_builder.check.schedule import Omitted
-from site_builder.errors import Problem
+from site_builder.errors import Problem, errors_in
 from site_builder.language.english import count
 
 
 def report(problems: Sequence[Problem]) -> None:
-    """Every problem on stderr, one a line, then how many there were."""
+    """Every problem on stderr, one a line, then how many there were (warnings apart)."""
     for problem in problems:
         print(problem, file=sys.stderr)
-    if problems:
-        print(f"{count(len(problems), 'problem')} found", file=sys.stderr)
+    errors = len(errors_in(problems))
+    counts = [count(errors, "problem")] if errors else []
+    if warnings := len(problems) - errors:
+        counts.append(count(warnings, "warning"))
+    if counts:
+        print(f"{' and '.join(counts)} found", file=sys.stderr)
 
 
 def left_out(omitted: Omitted, lead: str = "left out") -> None:
@@ -34,6 +38,7 @@ def problem_dict(problem: Problem) -> dict[str, object]:
         "slug": problem.subject,
         "rule": problem.rule,
         "message": problem.message,
+        "severity": problem.severity,
     }
 
 
@@ -44,7 +49,7 @@ def annotation(problem: Problem) -> str:
         return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
     return (
-        f"::error file={prop(problem.path)},line={problem.line},title={prop(problem.rule)}"
+        f"::{problem.severity} file={prop(problem.path)},line={problem.line},title={prop(problem.rule)}"
         f"::{_escape_data(problem.subject + ': ' + problem.message)}"
     )
 

@@ -26,3 +26,16 @@ def die_with_parent() -> None:
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the request was made
         os._exit(1)
+
+
+def start_worker() -> None:
+    """Set up a worker process: it dies with its parent and leaves stopping to it.
+
+    A terminal sends Ctrl-C to every process of its foreground group, workers too; the
+    command stops its workers itself, so an interrupted worker would only print a
+    traceback. SIGTERM gets its default back (the command's own handler is inherited
+    by a fork): the pool ends a worker with it.
+    """
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -3,8 +3,10 @@
 Installed with the package (entry point ``pytest11``). In a site, every batch
 module under the articles folder becomes a collector whose items are the
 batch's revisions (named by slug: ``pytest -k my-slug``) and fixtures (named
-by id). A failing item shows the same ``PATH:LINE: SUBJECT: message`` lines
-as the command line. Outside a site the plugin collects nothing.
+by id); the first batch also holds the ``settings`` item and, when the site has
+a ``templates/`` folder, the ``templates`` item. A failing item shows the same
+``PATH:LINE: SUBJECT: message`` lines as the command line. Outside a site the
+plugin collects nothing.
 
 The site is loaded the way every command loads it, each batch in a worker process
 (:func:`site_builder.build.site_check.check_site`), so a batch that ends its process
@@ -15,6 +17,7 @@ fixture in a worker that imports the batch anew.
 from __future__ import annotations
 
 import tempfile
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,10 +29,14 @@ from site_builder.build.site_check import Judged, check_site
 from site_builder.build.verify import outcome_problems, run_one
 from site_builder.check.load import relative_to_root
 from site_builder.check.schedule import Schedule
-from site_builder.errors import Problem, SiteBuilderError
+from site_builder.errors import Problem, SiteBuilderError, errors_in
 from site_builder.settings import Project, find_root, load_settings
 
 _CHECKED = pytest.StashKey[dict[Path, Judged]]()
+
+
+class SiteWarning(UserWarning):
+    """A likely mistake validation found (a warning-level problem): shown, never a failure."""
 
 
 class SiteProblemsError(Exception):
@@ -79,6 +86,9 @@ class BatchFile(pytest.File):
         if self.path.stem == min(p.stem for p in self.path.parent.glob("*.py") if not p.name.startswith("_")):
             settings = [p for p in problems if p.subject == "settings"]
             yield ProblemsItem.from_parent(self, name="settings", problems=settings)
+            if (judged.project.root / "templates").is_dir():  # the site's own templates, judged as text
+                own = [p for p in problems if p.subject == "template"]
+                yield ProblemsItem.from_parent(self, name="templates", problems=own)
         if batch is not None:
             yield from self._items(judged, batch)
 
@@ -106,11 +116,12 @@ class ProblemsItem(pytest.Item):
         self.problems, self.line = problems, line
 
     def runtest(self) -> None:
-        if self.problems:
-            raise SiteProblemsError(self.problems)
+        warn(self.path, self.problems)
+        if errors := errors_in(self.problems):
+            raise SiteProblemsError(errors)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: object = None) -> str:
-        if isinstance(excinfo.value, SiteProblemsError):
+        if isinstance(excinfo.value, SiteProblemsError | SiteWarning):  # a warning: with -W error
             return str(excinfo.value)
         return str(super().repr_failure(excinfo))
 
@@ -126,11 +137,22 @@ class FixtureItem(ProblemsItem):
         self.judged, self.where = judged, where
 
     def runtest(self) -> None:
-        if self.problems:  # a wrongly defined fixture is one of them
-            raise SiteProblemsError(self.problems)
+        warn(self.path, self.problems)
+        if errors := errors_in(self.problems):  # a wrongly defined fixture is one of them
+            raise SiteProblemsError(errors)
         project = self.judged.project
         outcomes = run_one(project, self.path, self.name)
         claims = [claim for part in self.judged.summaries for claim in part.refs.claims]
         problems = outcome_problems(project, {self.name: self.where}, outcomes, claims)
         if problems:
             raise SiteProblemsError(problems)
+
+
+def warn(batch: Path, problems: list[Problem]) -> None:
+    """Each warning-level problem (of an item of ``batch``) as a :class:`SiteWarning` at the
+    author's file and line: pytest lists it in its warnings summary."""
+    for problem in problems:
+        if problem.severity == "warning":
+            message = SiteWarning(f"{problem.subject}: {problem.message}")
+            path = find_root(batch.parent) / problem.path
+            warnings.warn_explicit(message, SiteWarning, str(path), problem.line)

@@ -1,4 +1,4 @@
-"""``site-builder serve``: build, serve on 127.0.0.1, rebuild and reload on change.
+"""``site-builder serve``: build, serve on 127.0.0.1 (or ``--host``), rebuild and reload on change.
 
 The site is built into a temporary folder (the real output is left alone, as
 ``mkdocs serve`` does) with the same atomic pipeline as ``build``. Served HTML
@@ -6,15 +6,20 @@ gets a small script that asks ``__site_builder__/state`` once a second: a new
 version reloads the page; a failed rebuild shows its problems over the last
 good page, which keeps being served. A site whose ``base_url`` has a path is
 served below that path, as it will be deployed (the state too); ``/`` redirects
-there.
+there. A path the site does not have is answered, as a host answers it, with the
+site's own ``404.html`` and status 404 (never a folder listing).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import socket
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -30,6 +35,10 @@ from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
 from site_builder.settings import PYPROJECT, Project
 
+LOCAL_HOST = "127.0.0.1"
+"""What ``serve`` binds by default: this machine only."""
+_EVERY_ADDRESS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
+"""Hosts that bind every address of the machine, and the local address that reaches them."""
 STATE_PATH = "/__site_builder__/state"
 """Where open pages ask for the state, below the site's base path like the site itself."""
 _RELOAD_SCRIPT = """<script>
@@ -94,19 +103,34 @@ class _Handler(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         if self._outside_the_site():
             return
-        state_url = under(self.state.base_path, STATE_PATH)
-        if self.path.split("?")[0] == state_url:
+        if self.path.split("?")[0] == under(self.state.base_path, STATE_PATH):
             self._send(200, "application/json", self.state.as_json())
             return
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
         if path.suffix == ".html" and path.is_file():
-            script = _RELOAD_SCRIPT.replace("STATE_PATH", state_url)
-            html = path.read_text("utf-8").replace("</body>", script + "\n</body>", 1)
-            self._send(200, "text/html; charset=utf-8", html.encode("utf-8"))
+            self._send_page(200, path)
             return
         super().do_GET()
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """A missing page is answered with the site's own ``404.html`` (links and all below the
+        base path, as it was built), with the reload script: it shows the page once it exists."""
+        page = Path(str(self.directory)) / "404.html"
+        if code == 404 and page.is_file():
+            self._send_page(404, page)
+        else:
+            super().send_error(code, message, explain)
+
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
+        """A folder without ``index.html`` is missing, as on a host: never a listing."""
+        self.send_error(404)
+
+    def _send_page(self, status: int, page: Path) -> None:
+        script = _RELOAD_SCRIPT.replace("STATE_PATH", under(self.state.base_path, STATE_PATH))
+        html = page.read_text("utf-8").replace("</body>", script + "\n</body>", 1)
+        self._send(status, "text/html; charset=utf-8", html.encode("utf-8"))
 
     def do_HEAD(self) -> None:
         if not self._outside_the_site():
@@ -137,7 +161,8 @@ class _Handler(SimpleHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: a request log would bury the build messages."""
@@ -148,31 +173,97 @@ def serve(
     port: int,
     say: Callable[[str], None],
     stop: threading.Event | None = None,
+    host: str = LOCAL_HOST,
     *,
     include: Schedule | None = None,
 ) -> None:
-    """Build, serve and rebuild on change until ``stop`` is set or Ctrl-C; ``include``: its flags
-    (``--drafts``, ``--future``) are kept, its date is taken again at each rebuild."""
+    """Build, serve on ``host``:``port`` and rebuild on change until ``stop`` is set (or
+    KeyboardInterrupt, which leaves here once the server and the temporary site are gone);
+    ``include``: its flags (``--drafts``, ``--future``) are kept, its date is taken again at
+    each rebuild."""
     root = project.root
     with tempfile.TemporaryDirectory(prefix="site-builder-serve-") as folder:
         out = Path(folder) / "site"
         state = State(project.settings.base_path)
-        _rebuild(project, out, state, say, include)
-        if not out.is_dir():
-            raise SiteBuilderError("the site does not build; fix the problems above and run serve again")
         handler = partial(_Handler, state=state, directory=str(out))
-        with ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        # Bound before the first build: a wrong host or a port in use is said at once.
+        with _server(host, port, handler) as server:
+            _rebuild(project, out, state, say, include)
+            if not out.is_dir():
+                raise SiteBuilderError("the site does not build; fix the problems above and run serve again")
             threading.Thread(target=server.serve_forever, daemon=True).start()
-            address = f"http://127.0.0.1:{server.server_address[1]}{state.base_path}"
-            say(f"serving on {address} (Ctrl-C to stop)")
             try:
+                say(listening(host, server.server_address[1], state.base_path))
                 watched = partial(_watched, root, _sources(project))
                 for _changes in watchfiles.watch(root, watch_filter=watched, stop_event=stop):
                     _rebuild(Project.read(root), out, state, say, include)  # the settings may have changed
-            except KeyboardInterrupt:
-                pass
             finally:
                 server.shutdown()
+
+
+class _Server6(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
+def _server(host: str, port: int, handler: Callable[..., _Handler]) -> ThreadingHTTPServer:
+    """An HTTP server bound to ``host`` (a name, an IPv4 or an IPv6 address) and ``port``."""
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0] if host else socket.AF_INET
+    server_class = _Server6 if family == socket.AF_INET6 else ThreadingHTTPServer
+    return server_class((host, port), handler)
+
+
+def listening(host: str, port: int, base_path: str) -> str:
+    """What ``serve`` says once it listens: the URL, and for every address how to reach it."""
+    said = f"serving on {_url(host, port, base_path)} (Ctrl-C to stop)"
+    local = _EVERY_ADDRESS.get(host)
+    if local is None:
+        return said
+    network = _network_address()
+    there = _url(network, port, base_path) if network else f"this machine's address, port {port},"
+    return (
+        f"{said}\n{host or '0.0.0.0'} listens on every network address of this machine: open "
+        f"{_url(local, port, base_path)} here, or {there} from another device on the network "
+        "(anyone who can reach this machine can see the site)"
+    )
+
+
+def _url(host: str, port: int, base_path: str) -> str:
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}{base_path}"
+
+
+def _network_address() -> str | None:
+    """This machine's address on its network, for a phone to open; None when it has none.
+    Connecting a UDP socket sends nothing: it only asks the kernel which address it would use."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # a documentation address (RFC 5737); nothing is sent
+            address = str(probe.getsockname()[0])
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """SIGINT and SIGTERM raise KeyboardInterrupt once; a second one ends the process at once.
+    A signal the process was started to ignore (``nohup``, a shell's background job) stays ignored."""
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {each: signal.getsignal(each) for each in stops}
+    for each in stops:
+        if previous[each] != signal.SIG_IGN:
+            signal.signal(each, _interrupt)
+    try:
+        yield
+    finally:
+        for each, handler in previous.items():
+            signal.signal(each, handler)
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    for each in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(each) == _interrupt:  # the cleanup under way may be cut short, not repeated
+            signal.signal(each, signal.SIG_DFL)
+    raise KeyboardInterrupt
 
 
 def _rebuild(
@@ -185,7 +276,7 @@ def _rebuild(
     state.update(problems, project.settings.base_path)
     left_out = built.omitted.message()
     done = f"built {count(built.pages, 'page')}" + (f"; {left_out}" if left_out else "")
-    say("\n".join(problems) if problems else done)
+    say("\n".join(problems) if problems else "".join(f"{w}\n" for w in built.warnings) + done)
 
 
 def _sources(project: Project) -> tuple[Path, ...]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 from site_builder.authoring.escaping import NOT_XML
-from site_builder.errors import Problem, UsageError
+from site_builder.errors import Problem, UsageError, did_you_mean
 from site_builder.language.labels import Table
 from site_builder.language.plurals import LANGUAGE_TAG as LANGUAGE_TAG
 from site_builder.language.tables import read_labels
@@ -84,6 +84,10 @@ class Settings:
     its fixture's source there; "" for none (the mark links to the page's list of fixtures)."""
     source_uri: str = "blob/main/"
     """The path under ``repo_url`` that shows the site root's files (as MkDocs' ``edit_uri``)."""
+    author: str = ""
+    """The feed's and the pages' author; empty: the site title (an organisation in JSON-LD)."""
+    feed_limit: int = 50
+    """The feed holds this many newest revisions; ``revisions.json`` holds every one."""
     labels: dict[str, Table] = field(default_factory=dict)
     """The site's own chrome words (``[tool.site_builder.labels.LANG]``): a language added or changed."""
 
@@ -142,10 +146,18 @@ class Project:
 def find_root(start: Path) -> Path:
     """The nearest folder upward from ``start`` with a site's ``pyproject.toml``."""
     for folder in (start, *start.parents):
-        candidate = folder / PYPROJECT
-        if candidate.is_file() and _TABLE.search(candidate.read_text("utf-8", errors="replace")):
+        if holds_site(folder):
             return folder
     raise UsageError(f"no {PYPROJECT} with [tool.site_builder] in {start} or above; use --root DIR")
+
+
+def holds_site(folder: Path) -> bool:
+    """Whether ``folder`` has a ``pyproject.toml`` with a ``[tool.site_builder]`` table."""
+    candidate = folder / PYPROJECT
+    try:
+        return candidate.is_file() and bool(_TABLE.search(candidate.read_text("utf-8", errors="replace")))
+    except OSError as exc:
+        raise UsageError(f"cannot read {candidate}: {exc.strerror}") from exc
 
 
 def load_settings(root: Path) -> tuple[Settings, list[Problem]]:
@@ -172,7 +184,9 @@ def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[P
         line = _line_of(lines, key)
         expected = _TYPES.get(key)
         if expected is None:
-            problems.append(_problem(line, "settings-unknown", f"unknown key {key!r}"))
+            problems.append(
+                _problem(line, "settings-unknown", f"unknown key {key!r}{did_you_mean(key, _TYPES)}")
+            )
         elif key == "nav" and isinstance(value, list):
             nav, found = _nav(value, lines)
             problems.extend(found)
@@ -216,8 +230,7 @@ def _nav(value: list[object], lines: list[str]) -> tuple[tuple[NavSection, ...],
     for index, table in enumerate(value):
         start = headers[index] if index < len(headers) else _line_of(lines, "nav")
         if not isinstance(table, dict) or set(table) != {"section", "pages"}:
-            message = "each [[tool.site_builder.nav]] needs exactly a 'section' title and a 'pages' list"
-            problems.append(_problem(start, "settings-nav", message))
+            problems += _nav_keys(table, lines, start)
             continue
         title, pages = table["section"], table["pages"]
         if not isinstance(title, str) or not title.strip() or not isinstance(pages, list):
@@ -234,6 +247,17 @@ def _nav(value: list[object], lines: list[str]) -> tuple[tuple[NavSection, ...],
                 problems.append(_problem(line, "settings-nav", message))
         sections.append(NavSection(title, tuple(entries)))
     return tuple(sections), problems
+
+
+def _nav_keys(table: object, lines: list[str], start: int) -> list[Problem]:
+    """Each unknown key of a nav table at its line, with the key it is closest to (else the keys it lacks)."""
+    known, problems = ("section", "pages"), []
+    for key in (k for k in table if k not in known) if isinstance(table, dict) else ():
+        hint = did_you_mean(key, known) or "; it takes a 'section' title and a 'pages' list"
+        message = f"unknown key {key!r} in [[tool.site_builder.nav]]{hint}"
+        problems.append(_problem(_line_of(lines, key, start), "settings-nav", message))
+    message = "each [[tool.site_builder.nav]] needs exactly a 'section' title and a 'pages' list"
+    return problems or [_problem(start, "settings-nav", message)]
 
 
 def _is_pair(entry: object) -> bool:
@@ -263,6 +287,8 @@ def _bad_value(key: str, value: object) -> str | None:
         return _bad_url(key, str(value))
     if key == "language" and not LANGUAGE_TAG.fullmatch(str(value)):
         return f"language {value!r} is not a language tag like 'en' or 'ru'"
+    if key == "feed_limit" and isinstance(value, int) and value < 1:
+        return f"feed_limit must be at least 1, not {value}"
     if key == "fixture_timeout" and isinstance(value, int | float) and value <= 0:
         return f"fixture_timeout must be more than 0 seconds, not {value}"
     if isinstance(value, int) and value < 0:
@@ -288,15 +314,17 @@ def _bad_url(key: str, value: str) -> str | None:
     return None
 
 
-def _line_of(lines: list[str], key: str) -> int:
-    """The line of ``key`` inside [tool.site_builder], or of the table header."""
-    header = next((n for n, text in enumerate(lines, 1) if _TABLE.match(text)), 1)
-    pattern = re.compile(rf"\s*{re.escape(key)}\s*[=.]") if key else None
+def _line_of(lines: list[str], key: str, table: int = 0) -> int:
+    """The line of ``key`` inside [tool.site_builder] (or the table whose header is at line ``table``),
+    or of the header."""
+    header = table or next((n for n, text in enumerate(lines, 1) if _TABLE.match(text)), 1)
+    # ``key = …``, ``key.sub = …`` or a table of its own: ``[tool.site_builder.key]``.
+    pattern = re.compile(rf"\s*({re.escape(key)}\s*[=.]|\[\[?tool\.site_builder\.{re.escape(key)}\])")
     for number in range(header + 1, len(lines) + 1):
         text = lines[number - 1]
-        if text.lstrip().startswith("[") and not _TABLE.match(text):
+        if text.lstrip().startswith("[") and (table or not _TABLE.match(text)):
             break
-        if pattern and pattern.match(text):
+        if key and pattern.match(text):
             return number
     return header
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import jinja2
 
 from site_builder.authoring.model import Fixture, Revision
-from site_builder.check.linkcheck import check_scanned, scan_page
+from site_builder.check.linkcheck import check_scanned, in_output, scan_page
 from site_builder.check.load import (
     Batch,
     batch_paths,
@@ -101,4 +101,4 @@ def check_pages(
     """Problems of the rendered ``pages`` (output path → HTML) against all output ``files``,
     for a site served below ``base_path``."""
     scanned = {path: scan_page(text) for path, text in pages.items()}
-    return check_scanned(scanned, files, output_name, base_path=base_path)
+    return check_scanned(scanned, files, in_output(output_name, scanned), base_path=base_path)

@@ -534,7 +534,7 @@ def test_check_pages_reports_the_exact_problem(html: str, expected: list[Problem
     assert check_pages(pages, FILES, "build") == expected
 
 
-def test_broken_link_in_a_template_fails_the_build_at_its_page_and_line(
+def test_broken_link_in_a_template_fails_the_build_at_the_template_line(
     tmp_path: Path, run_cli: RunCli
 ) -> None:
     root = copy_valid_site(tmp_path)
@@ -544,8 +544,6 @@ def test_broken_link_in_a_template_fails_the_build_at_its_page_and_line(
     (root / "templates").mkdir()
     (root / "templates/404.html").write_text(override.replace("HREF", "/feed.xml"), "utf-8")
     assert run_cli(["build", "--root", str(root)]).code == 0
-    lines = (root / "build/404.html").read_text("utf-8").splitlines()
-    line = next(n for n, text in enumerate(lines, 1) if 'href="/feed.xml">back' in text)
     before = tree(root / "build")
     (root / "templates/404.html").write_text(override.replace("HREF", "/no-such-page/"), "utf-8")
 
@@ -554,7 +552,7 @@ def test_broken_link_in_a_template_fails_the_build_at_its_page_and_line(
     assert result.code == 1
     assert (
         result.err.splitlines()[0]
-        == f"build/404.html:{line}: page: '/no-such-page/' points to no file of the site"
+        == "templates/404.html:4: template: '/no-such-page/' points to no file of the site"
     )
     assert tree(root / "build") == before
 

@@ -132,11 +132,13 @@ def test_validate_problems_exit_1_with_every_line_on_stderr(bad_site: Path, run_
     assert result.code == 1
     assert result.out == ""
     lines = [x for x in result.err.splitlines() if re.match(r"^[^:\s]+:\d+: ", x)]
-    revision_line = line_of(BAD, "revisions = [revision(")
+    slug_line = line_of(BAD, 'slug="Bad Slug"')
     bad = [x for x in lines if x.startswith("articles/bad.py:")]
-    # Slug, date, scheme and the number of sources: all reported in one run.
+    # Slug, date, scheme and the number of sources: all reported in one run, each at its field.
     assert len(bad) >= 4, result.err
-    assert any(x.startswith(f"articles/bad.py:{revision_line}: Bad Slug: ") for x in bad)
+    assert f"articles/bad.py:{slug_line}: Bad Slug: slug 'Bad Slug' must be 3 to 120 characters" in result.err
+    sources_line = line_of(BAD, "sources=[Source(")
+    assert f"articles/bad.py:{sources_line}: Bad Slug: cites 1 source; at least 2 are required" in result.err
     fixture_line = line_of(FAILING_FIXTURE, "def failing")
     assert any(x.startswith(f"articles/lab.py:{fixture_line}: fixture lab:failing: ") for x in lines)
     assert "Traceback" not in result.err
@@ -149,7 +151,8 @@ def test_validate_format_json(bad_site: Path, run_cli: RunCli) -> None:
     assert isinstance(problems, list)
     assert len(problems) >= 5
     for problem in problems:
-        assert set(problem) == {"path", "line", "slug", "rule", "message"}
+        assert list(problem) == ["path", "line", "slug", "rule", "message", "severity"]
+        assert problem["severity"] == "error"
         assert isinstance(problem["path"], str)
         assert isinstance(problem["line"], int)
         assert isinstance(problem["rule"], str)
@@ -169,6 +172,7 @@ def test_validate_format_json(bad_site: Path, run_cli: RunCli) -> None:
             "slug": "fixture lab:failing",
             "rule": "fixture",
             "message": message,
+            "severity": "error",
         }
     ]
     assert {p["slug"] for p in problems if p["path"] == "articles/bad.py"} == {"Bad Slug"}
@@ -280,11 +284,10 @@ def test_revisions_slug_filter_is_repeatable(good_site: Path, run_cli: RunCli) -
     assert [r["slug"] for r in json.loads(one.out)] == ["beta-second-in-list"]
 
 
-def test_revisions_unknown_slug_is_not_success(good_site: Path, run_cli: RunCli) -> None:
+def test_revisions_unknown_slug_is_a_usage_error(good_site: Path, run_cli: RunCli) -> None:
     result = run_cli(["revisions", "--root", str(good_site), "--slug", "no-such-slug"])
-    assert result.code != 0
-    assert result.out == ""
-    assert "no-such-slug" in result.err
+    assert (result.code, result.out) == (2, "")
+    assert result.err == "site-builder: no revision with slug no-such-slug\n"
 
 
 def test_revisions_indent_0_is_one_line(good_site: Path, run_cli: RunCli) -> None:
@@ -349,6 +352,75 @@ def test_usage_errors_exit_2(good_site: Path, run_cli: RunCli, argv: list[str]) 
     assert result.code == 2
     assert result.out == ""
     assert result.err.strip()
+
+
+# Every mistake of the command line itself exits 2 with one message naming it, and writes nothing.
+# Placeholders: SITE is the good site, EMPTY a folder without pyproject.toml, OTHER a folder whose
+# pyproject.toml has no [tool.site_builder], FILE a file, ARTICLES the site's articles folder.
+USAGE_ERRORS = [
+    ("revisions-unknown-slug", ["revisions", "--slug", "beta-second-in-lis"],
+     "no revision with slug beta-second-in-lis; did you mean 'beta-second-in-list'?"),
+    ("revisions-two-unknown-slugs", ["revisions", "--slug", "nope", "--slug", "zeta-first-in-lst"],
+     "no revision with slug nope\nsite-builder: no revision with slug zeta-first-in-lst; "
+     "did you mean 'zeta-first-in-list'?"),
+    ("revisions-negative-indent", ["revisions", "--indent", "-1"], "--indent must be 0 or more"),
+    ("verify-unknown-id", ["verify", "alpha:efects"],
+     "unknown fixture id alpha:efects; did you mean 'alpha:effects'?"),
+    ("verify-far-id", ["verify", "alpha:nope"], "unknown fixture id alpha:nope; the site has: alpha:effects"),
+    ("root-without-pyproject", ["validate", "--root", "EMPTY"],
+     "--root EMPTY: no pyproject.toml with [tool.site_builder] in this folder"),
+    ("root-with-another-pyproject", ["build", "--root", "OTHER"],
+     "--root OTHER: no pyproject.toml with [tool.site_builder] in this folder"),
+    ("serve-root-without-pyproject", ["serve", "--root", "EMPTY"],
+     "--root EMPTY: no pyproject.toml with [tool.site_builder] in this folder"),
+    ("root-is-a-file", ["revisions", "--root", "FILE"], "--root FILE: not a folder"),
+    ("out-is-the-site", ["build", "--out", "SITE"],
+     "the output folder SITE would replace the site itself; choose another --out"),
+    ("out-is-a-file", ["build", "--out", "FILE"], "the output folder FILE is a file; choose another --out"),
+    ("out-is-the-articles", ["build", "--out", "ARTICLES"],
+     "the output folder ARTICLES overlaps the site's articles/ folder; choose another --out"),
+    ("out-inside-the-assets", ["build", "--out", "SITE/assets/site"],
+     "the output folder SITE/assets/site overlaps the site's assets/ folder; choose another --out"),
+    ("new-bad-slug", ["new", "Bad Slug"], "slug 'Bad Slug' must be 3 to 120 characters of a-z, 0-9 and '-'"),
+    ("serve-port-out-of-range", ["serve", "--port", "65536"],
+     "usage: …\nsite-builder serve: error: argument --port: must be 0 to 65535"),
+    ("build-jobs-0", ["build", "--jobs", "0"],
+     "usage: …\nsite-builder build: error: argument --jobs: must be 1 or more"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("argv", "message"), [c[1:] for c in USAGE_ERRORS], ids=[c[0] for c in USAGE_ERRORS])
+def test_every_usage_error_exits_2_with_its_message(
+    good_site: Path, run_cli: RunCli, tmp_path: Path, argv: list[str], message: str
+) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "pyproject.toml").write_text('[project]\nname = "x"\n', "utf-8")
+    (tmp_path / "a-file").write_text("", "utf-8")
+    places = {
+        "SITE": str(good_site),
+        "EMPTY": str(tmp_path / "empty"),
+        "OTHER": str(tmp_path / "other"),
+        "FILE": str(tmp_path / "a-file"),
+        "ARTICLES": str(good_site / "articles"),
+    }
+
+    def placed(text: str) -> str:
+        for name, path in places.items():
+            text = text.replace(name, path)
+        return text
+
+    argv = [placed(arg) for arg in argv]
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    result = run_cli(argv if "--root" in argv else [*argv, "--root", str(good_site)])
+    assert (result.code, result.out) == (2, "")
+    expected = placed(message)
+    if expected.startswith("usage: …\n"):  # argparse's: its usage (wrapped to the terminal), then the error
+        assert result.err.startswith(f"usage: site-builder {argv[0]} ")
+        assert result.err.splitlines()[-1] == expected.splitlines()[-1]
+    else:
+        assert result.err == f"site-builder: {expected}\n"
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before  # nothing written
 
 
 def test_no_site_found_is_a_usage_error(

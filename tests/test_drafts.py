@@ -145,7 +145,7 @@ def test_revisions_slug_of_a_left_out_revision_says_what_includes_it(
 ) -> None:
     result = run_cli(["revisions", "--root", str(site), "--slug", slug])
 
-    assert result.code == 1
+    assert result.code == 2  # a usage error, as any slug the site does not publish
     assert result.out == ""
     assert result.err == f"site-builder: no revision with slug {slug}; left out: {slug} ({why}\n"
 
@@ -174,6 +174,7 @@ def test_a_draft_is_validated_like_any_revision(make_site: MakeSite, run_cli: Ru
             "rule": "verified-drift",
             "message": "verified_output of main:answer does not match what it returns: $.value: the article"
             " prints 41, the fixture returns 42",
+            "severity": "error",
         }
     ]
 
@@ -193,6 +194,7 @@ def test_draft_must_be_a_bool(make_site: MakeSite, run_cli: RunCli) -> None:
             "slug": "not-sure",
             "rule": "field-type",
             "message": "draft must be True or False, not 'yes'",
+            "severity": "error",
         }
     ]
 
@@ -409,7 +411,7 @@ def test_the_same_source_date_epoch_gives_the_same_bytes(
 LINKING = MAIN.replace(
     'body=[paragraph("Enough words for the published note, visible to all.")],',
     'body=[paragraph("Enough words for the published note, visible to all."),\n'
-    f'          paragraph("See [the draft](/articles/{DRAFT}/), [later](/articles/{LATER}/#top)"\n'
+    f'          paragraph("See [the draft](/articles/{DRAFT}/), [later](/articles/{LATER}/#main)"\n'
     '                    " and [its category](/categories/drafts-only/).")],',
 )
 
@@ -425,7 +427,7 @@ def test_a_link_to_a_left_out_revision_is_a_problem_at_its_line(make_site: MakeS
     gone = "which this build leaves out"
     assert result.err.splitlines()[:3] == [
         f"{at} '/articles/{DRAFT}/' links to '{DRAFT}', {gone} (a draft); --drafts includes it",
-        f"{at} '/articles/{LATER}/#top' links to '{LATER}', {gone} (scheduled for {DUE});"
+        f"{at} '/articles/{LATER}/#main' links to '{LATER}', {gone} (scheduled for {DUE});"
         " --future includes it",
         f"{at} '/categories/drafts-only/' links to the page of category 'Drafts only', {gone}"
         " (it lists only left-out revisions); --drafts includes it",
@@ -438,7 +440,7 @@ def test_a_link_to_a_left_out_revision_is_a_problem_at_its_line(make_site: MakeS
 
 def test_the_flags_that_include_the_target_make_the_link_good(make_site: MakeSite, run_cli: RunCli) -> None:
     root = make_site(
-        {"articles/main.py": LINKING.replace("#top", ""), "articles/later.py": FILES["articles/later.py"]}
+        {"articles/main.py": LINKING.replace("#main", ""), "articles/later.py": FILES["articles/later.py"]}
     )
 
     assert run_cli(["validate", "--root", str(root), "--drafts", "--future"]).code == 0

@@ -720,7 +720,17 @@ def page_shape(root: ET.Element) -> list[tuple[str, tuple[str, ...]]]:
 
 
 def scripts(root: ET.Element) -> list[tuple[str | None, str]]:
-    return [(n.attrib.get("src"), n.text or "") for n, _ in walk(root) if n.tag == "script"]
+    """The page's scripts but its JSON-LD data (:func:`json_ld`)."""
+    return [
+        (n.attrib.get("src"), n.text or "")
+        for n, _ in walk(root)
+        if n.tag == "script" and n.attrib.get("type") != "application/ld+json"
+    ]
+
+
+def json_ld(root: ET.Element) -> list[object]:
+    """The JSON-LD data of a page, parsed: nothing an author typed may end its script early."""
+    return [json.loads(n.text or "") for n, _ in walk(root) if n.attrib.get("type") == "application/ld+json"]
 
 
 def find(root: ET.Element, tag: str, cls: str | None = None, **attrs: str) -> list[ET.Element]:
@@ -760,6 +770,8 @@ def check_pages(texts: Texts, got: Rendered, twin: Rendered) -> None:
         assert one(root, "link", None, rel="alternate").attrib["title"] == site_title, path
 
     page = parsed[ARTICLE]
+    [data] = json_ld(page)
+    assert (data["headline"], data["description"]) == (texts.title, texts.excerpt)  # type: ignore[index]
     assert text_of(one(page, "title")) == f"{title} — {site_title}"
     assert text_of(one(page, "h1")) == title
     assert one(page, "meta", None, name="description").attrib["content"] == newlines(texts.excerpt)

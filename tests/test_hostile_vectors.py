@@ -33,6 +33,7 @@ from test_hostile_properties import (
     document,
     find,
     fragment,
+    json_ld,
     newlines,
     one,
     page_shape,
@@ -213,6 +214,7 @@ def settings_with(title: str, description: str, label: str) -> str:
         SETTINGS
         + f"description = {toml_string(description)}\n"
         + f"sources_heading = {{ en = {toml_string(label)} }}\n"
+        + "feed_limit = 1000\n"  # every vector in the feed
     ).replace('title = "Test site"', f"title = {toml_string(title)}")
 
 
@@ -286,6 +288,7 @@ def test_every_built_page_holds_only_template_markup(sites: tuple[Path, Path]) -
         assert set(shape) <= allowed, (path, set(shape) - allowed)
         assert_harmless(root, path)  # no on*=, no comment, no javascript:/vbscript:/data: URL
         assert scripts(root) == theme, path  # the theme's two scripts, nothing escaped into them
+        assert len(json_ld(root)) == (1 if path.startswith("articles/") else 0), path  # parsed whole
         if path in twin and not path.startswith("categories/"):  # the very same elements as the twin
             assert shape == page_shape(document(twin[path])), path
 
@@ -299,6 +302,8 @@ def test_every_field_shows_the_vector_literally(sites: tuple[Path, Path]) -> Non
         assert text_of(one(page, "title")) == f"{text} — {site_title}", path
         assert text_of(one(page, "h1")) == text, path
         assert one(page, "meta", None, name="description").attrib["content"] == text
+        assert one(page, "meta", None, property="og:title").attrib["content"] == text
+        assert json_ld(page)[0]["headline"] == vector  # type: ignore[index]
         assert one(page, "img", "cover").attrib["alt"] == text
         assert [text_of(a) for a in find(page, "a", "tag")] == [text]
         assert text_of(one(page, "a", "site-title")) == site_title

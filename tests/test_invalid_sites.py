@@ -18,7 +18,9 @@ import pytest
 from conftest import SITES, RunCli
 
 R = "articles/post.py"
-"""Every one-batch site keeps its revision at line 8, the extra line at 5 and the extra block at 16."""
+"""Every one-batch site keeps its revision at line 8, the extra line at 5 and the extra block at 16.
+A problem about one field is at the line of that field (``slug=`` at 9, ``body=`` at 14, ``sources=``
+at 18, a field the site adds at 19); a missing field's, at the ``revision(`` line."""
 SCHEMES = "use https:, http:, mailto:, /path or #fragment"
 ROOT, TMP = "<ROOT>", "<TMP>"
 """Stand-ins for the site copy and the fixture workers' temporary directory in a message."""
@@ -27,39 +29,42 @@ FX = f"{R}:8: fixture post:answer"
 
 CASES: list[tuple[str, str]] = [
     # --- revision fields
-    ("slug_format", f"{R}:8: Bad Slug: slug 'Bad Slug' must be 3 to 120 characters of a-z, 0-9 and '-'"),
+    ("slug_format", f"{R}:9: Bad Slug: slug 'Bad Slug' must be 3 to 120 characters of a-z, 0-9 and '-'"),
     (
         "slug_duplicate",
-        "articles/b_second.py:8: same-post: slug 'same-post' is already used at articles/a_first.py:8",
+        "articles/b_second.py:9: same-post: slug 'same-post' is already used at articles/a_first.py:9",
     ),
     ("missing_field", f"{R}:8: sample-post: missing required field 'excerpt'"),
-    ("unknown_field", f"{R}:8: sample-post: unknown field 'reading_minute'; did you mean 'reading_minutes'?"),
-    ("field_type", f"{R}:8: sample-post: title must be a str, not int"),
-    ("no_category", f"{R}:8: sample-post: at least one category is required"),
-    ("published_date", f"{R}:8: sample-post: published '2024-02-30' is not an ISO date like 2020-06-18"),
-    ("lang", f"{R}:8: sample-post: lang 'english' is not a language tag like 'en' or 'ru'"),
-    ("title_empty", f"{R}:8: sample-post: title must not be empty"),
-    ("excerpt_empty", f"{R}:8: sample-post: excerpt must not be empty"),
-    ("category_empty", f"{R}:8: sample-post: category 2 is empty"),
-    ("category_type", f"{R}:8: sample-post: category 2 must be a str, not int"),
-    ("categories_not_list", f"{R}:8: sample-post: categories must be a list, not str"),
+    (
+        "unknown_field",
+        f"{R}:19: sample-post: unknown field 'reading_minute'; did you mean 'reading_minutes'?",
+    ),
+    ("field_type", f"{R}:10: sample-post: title must be a str, not int"),
+    ("no_category", f"{R}:11: sample-post: at least one category is required"),
+    ("published_date", f"{R}:13: sample-post: published '2024-02-30' is not an ISO date like 2020-06-18"),
+    ("lang", f"{R}:19: sample-post: lang 'english' is not a language tag like 'en' or 'ru'"),
+    ("title_empty", f"{R}:10: sample-post: title must not be empty"),
+    ("excerpt_empty", f"{R}:12: sample-post: excerpt must not be empty"),
+    ("category_empty", f"{R}:11: sample-post: category 2 is empty"),
+    ("category_type", f"{R}:11: sample-post: category 2 must be a str, not int"),
+    ("categories_not_list", f"{R}:11: sample-post: categories must be a list, not str"),
     (
         "reading_minutes",
-        f"{R}:8: sample-post: reading_minutes must be a whole number of at least 1, not 0",
+        f"{R}:19: sample-post: reading_minutes must be a whole number of at least 1, not 0",
     ),
     (
         "xml_character",
-        f"{R}:8: sample-post: excerpt contains U+000C at character 9, which XML 1.0 forbids",
+        f"{R}:12: sample-post: excerpt contains U+000C at character 9, which XML 1.0 forbids",
     ),
     # --- body
-    ("body_too_short", f"{R}:8: sample-post: body is 10 characters; at least 20 are required"),
-    ("body_too_long", f"{R}:8: sample-post: body is 93 characters; at most 80 are allowed"),
+    ("body_too_short", f"{R}:14: sample-post: body is 10 characters; at least 20 are required"),
+    ("body_too_long", f"{R}:14: sample-post: body is 93 characters; at most 80 are allowed"),
     (
         "body_plain_str",
-        f"{R}:8: sample-post: body item 2 is plain text; wrap it in paragraph() or markdown()",
+        f"{R}:14: sample-post: body item 2 is plain text; wrap it in paragraph() or markdown()",
     ),
-    ("body_item_type", f"{R}:8: sample-post: body item 2 is a Source, not a helper block"),
-    ("body_not_list", f"{R}:8: sample-post: body must be a list, not Block"),
+    ("body_item_type", f"{R}:14: sample-post: body item 2 is a Source, not a helper block"),
+    ("body_not_list", f"{R}:14: sample-post: body must be a list, not Block"),
     ("helper_type", f"{R}:16: sample-post: paragraph(): the text must be a str or Markup, not int"),
     ("markdown_type", f"{R}:16: sample-post: markdown(): the text must be a str, not None"),
     (
@@ -92,12 +97,12 @@ CASES: list[tuple[str, str]] = [
         "verified_fixture_not_module_level",
         f"{R}:20: sample-post: verified_output uses post:hidden, which is not a fixture of a batch",
     ),
-    ("too_few_sources", f"{R}:8: sample-post: cites 1 source; at least 2 are required"),
+    ("too_few_sources", f"{R}:18: sample-post: cites 1 source; at least 2 are required"),
     ("source_missing_title", f"{R}:5: sample-post: source 3 needs a non-empty title"),
     ("source_missing_url", f"{R}:5: sample-post: source 3 needs a non-empty url"),
     ("source_missing_note", f"{R}:5: sample-post: source 3 needs a non-empty note"),
     ("source_duplicate_url", f"{R}:5: sample-post: source 3 repeats the URL 'https://a.example/'"),
-    ("source_item_type", f"{R}:8: sample-post: source 3 must be a Source(...), not str"),
+    ("source_item_type", f"{R}:18: sample-post: source 3 must be a Source(...), not str"),
     (
         "source_url_scheme",
         f"{R}:5: sample-post: URL scheme 'ftp:' is not allowed in 'ftp://c.example/spec.txt'; {SCHEMES}",
@@ -119,7 +124,7 @@ CASES: list[tuple[str, str]] = [
     ("url_no_host", f"{R}:16: sample-post: URL 'https://' has no host"),
     (
         "cover_not_in_assets",
-        f"{R}:8: sample-post: '/images/cover.svg' is neither a file under assets/ nor a page of the site",
+        f"{R}:19: sample-post: '/images/cover.svg' is neither a file under assets/ nor a page of the site",
     ),
     # --- batches that do not load
     ("import_syntax_error", f"{R}:5: batch post: cannot import: SyntaxError: invalid syntax"),
@@ -141,7 +146,10 @@ CASES: list[tuple[str, str]] = [
     ("import_system_exit", f"{R}:5: batch post: cannot import: SystemExit: this batch is not ready"),
     ("revisions_item_type", f"{R}:7: batch post: revisions item 2 is a str, not a revision(...)"),
     # --- settings
-    ("settings_unknown_key", "pyproject.toml:7: settings: unknown key 'min_source'"),
+    (
+        "settings_unknown_key",
+        "pyproject.toml:7: settings: unknown key 'min_source'; did you mean 'min_sources'?",
+    ),
     ("settings_wrong_type", "pyproject.toml:7: settings: description must be str, not int"),
     ("settings_missing_key", "pyproject.toml:1: settings: missing required key 'title'"),
     (

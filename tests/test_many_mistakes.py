@@ -25,26 +25,26 @@ EXPECTED = [
     "pyproject.toml:2: settings: base_url must be an absolute http(s) URL, not 'example.org'",
     "pyproject.toml:3: settings: language 'english' is not a language tag like 'en' or 'ru'",
     "pyproject.toml:4: settings: description must be str, not int",
-    "pyproject.toml:7: settings: unknown key 'min_source'",
-    # revision fields
-    "articles/a_meta.py:9: Retry_Without_Effects: slug 'Retry_Without_Effects' must be 3 to 120 "
+    "pyproject.toml:7: settings: unknown key 'min_source'; did you mean 'min_sources'?",
+    # revision fields: each at the line of the field itself (a missing one: at `revision(`)
+    "articles/a_meta.py:10: Retry_Without_Effects: slug 'Retry_Without_Effects' must be 3 to 120 "
     "characters of a-z, 0-9 and '-'",
     "articles/a_meta.py:19: no-excerpt: missing required field 'excerpt'",
-    "articles/a_meta.py:28: typo-field: unknown field 'publishd'; did you mean 'published'?",
-    "articles/a_meta.py:39: wrong-types: reading_minutes must be a whole number of at least 1, not 0",
+    "articles/a_meta.py:33: typo-field: unknown field 'publishd'; did you mean 'published'?",
+    "articles/a_meta.py:41: wrong-types: reading_minutes must be a whole number of at least 1, not 0",
     "articles/a_meta.py:39: wrong-types: title must be a str, not int",
-    "articles/a_meta.py:43: no-category: at least one category is required",
-    "articles/a_meta.py:53: bad-date-and-lang: category 2 is empty",
-    "articles/a_meta.py:53: bad-date-and-lang: lang 'english' is not a language tag like 'en' or 'ru'",
-    "articles/a_meta.py:53: bad-date-and-lang: published '2024-02-30' is not an ISO date like 2020-06-18",
-    "articles/a_meta.py:64: shared-slug: categories must be a list, not str",
-    "articles/a_meta.py:64: shared-slug: title must not be empty",
-    "articles/b_body.py:12: shared-slug: slug 'shared-slug' is already used at articles/a_meta.py:64",
+    "articles/a_meta.py:46: no-category: at least one category is required",
+    "articles/a_meta.py:56: bad-date-and-lang: category 2 is empty",
+    "articles/a_meta.py:59: bad-date-and-lang: lang 'english' is not a language tag like 'en' or 'ru'",
+    "articles/a_meta.py:58: bad-date-and-lang: published '2024-02-30' is not an ISO date like 2020-06-18",
+    "articles/a_meta.py:67: shared-slug: categories must be a list, not str",
+    "articles/a_meta.py:66: shared-slug: title must not be empty",
+    "articles/b_body.py:13: shared-slug: slug 'shared-slug' is already used at articles/a_meta.py:65",
     # body
-    "articles/b_body.py:21: short-body: body is 5 characters; at least 20 are required",
-    "articles/b_body.py:30: long-body: body is 389 characters; at most 300 are allowed",
-    f"articles/b_body.py:39: helper-mistakes: '/images/cover.svg' {NOT_FOUND}",
-    "articles/b_body.py:39: helper-mistakes: body item 7 is plain text; wrap it in paragraph() or markdown()",
+    "articles/b_body.py:27: short-body: body is 5 characters; at least 20 are required",
+    "articles/b_body.py:36: long-body: body is 389 characters; at most 300 are allowed",
+    f"articles/b_body.py:44: helper-mistakes: '/images/cover.svg' {NOT_FOUND}",
+    "articles/b_body.py:46: helper-mistakes: body item 7 is plain text; wrap it in paragraph() or markdown()",
     "articles/b_body.py:48: helper-mistakes: figure(): alt text is required and must not be empty",
     "articles/b_body.py:49: helper-mistakes: figure(): a caption is required and must not be empty",
     f"articles/b_body.py:50: helper-mistakes: '/assets/figures/circle.svg' {NOT_FOUND}",
@@ -53,14 +53,14 @@ EXPECTED = [
     "articles/b_body.py:54: helper-mistakes: code_block(): language 'c plus plus' "
     "is not a name like 'python'",
     "articles/b_body.py:55: helper-mistakes: unordered_list(): a list needs at least one item",
-    "articles/b_body.py:59: body-not-a-list: body must be a list, not Block",
+    "articles/b_body.py:65: body-not-a-list: body must be a list, not Block",
     # sources and URLs
     "articles/c_sources.py:7: source-mistakes: source 3 needs a non-empty note",
     "articles/c_sources.py:8: source-mistakes: source 4 repeats the URL 'https://a.example/'",
     "articles/c_sources.py:9: source-mistakes: URL scheme 'ftp:' is not allowed in "
     f"'ftp://files.example/spec.txt'; {SCHEMES}",
-    "articles/c_sources.py:13: one-source: cites 1 source; at least 2 are required",
-    "articles/c_sources.py:31: url-mistakes: URL scheme 'vbscript:' is not allowed in "
+    "articles/c_sources.py:20: one-source: cites 1 source; at least 2 are required",
+    "articles/c_sources.py:37: url-mistakes: URL scheme 'vbscript:' is not allowed in "
     f"'vbscript:msgbox(1)'; {SCHEMES}",
     "articles/c_sources.py:38: url-mistakes: URL scheme 'javascript:' is not allowed in "
     f"'javascript:alert(1)'; {SCHEMES}",
@@ -70,7 +70,8 @@ EXPECTED = [
     "articles/c_sources.py:40: url-mistakes: relative URL 'notes.html' is not allowed; "
     "start it with '/' from the site root",
     # batches that do not load, without hiding the others
-    "articles/d_broken.py:17: batch d_broken: cannot import: NameError: name 'paragrap' is not defined",
+    "articles/d_broken.py:17: batch d_broken: cannot import: NameError: name 'paragrap' is not defined; "
+    "did you mean 'paragraph'?",
     "articles/f_syntax.py:12: batch f_syntax: cannot import: SyntaxError: invalid syntax. "
     "Perhaps you forgot a comma?",
     "articles/g_no_list.py:1: batch g_no_list: defines no module-level list 'revisions'",
@@ -179,8 +180,8 @@ revisions = [
 
     assert result.code == 1
     assert sorted(problem_lines_any(result.err)) == [
+        "articles/mixed.py:10: Bad Slug: slug 'Bad Slug' must be 3 to 120 characters of a-z, 0-9 and '-'",
         "articles/mixed.py:8: batch mixed: revisions item 2 is a str, not a revision(...)",
-        "articles/mixed.py:9: Bad Slug: slug 'Bad Slug' must be 3 to 120 characters of a-z, 0-9 and '-'",
     ]
 
 

@@ -100,10 +100,22 @@ def test_without_navigation_no_page_has_a_sidebar(tmp_path: Path) -> None:
             id="not-a-pair",
         ),
         pytest.param(
-            '\n[[tool.site_builder.nav]]\ntitle = "A"\npages = []\n',
+            "\n[[tool.site_builder.nav]]\npages = []\n",
             "pyproject.toml:9: settings: each [[tool.site_builder.nav]] needs exactly a 'section' title "
             "and a 'pages' list",
             id="no-section",
+        ),
+        pytest.param(
+            '\n[[tool.site_builder.nav]]\ntitle = "A"\npages = []\n',
+            "pyproject.toml:10: settings: unknown key 'title' in [[tool.site_builder.nav]]; it takes a "
+            "'section' title and a 'pages' list",
+            id="unknown-key",
+        ),
+        pytest.param(
+            '\n[[tool.site_builder.nav]]\nsection = "A"\npage = []\n',
+            "pyproject.toml:11: settings: unknown key 'page' in [[tool.site_builder.nav]]; "
+            "did you mean 'pages'?",
+            id="misspelt-key",
         ),
     ],
 )

@@ -71,7 +71,7 @@ def test_failures_show_the_cli_problem_lines(site: pytest.Pytester) -> None:
     result.assert_outcomes(passed=3, failed=4)
     result.stdout.fnmatch_lines(
         [
-            "*articles/notes.py:30: short-post: body is 5 characters; at least 20 are required*",
+            "*articles/notes.py:32: short-post: body is 5 characters; at least 20 are required*",
             "*articles/notes.py:26: drifting-post: verified_output of notes:counts does not match*"
             "$.effects: the article prints 2, the fixture returns 1*",
             "*articles/notes.py:10: fixture notes:broken: checks failed: oneEffect = false*",

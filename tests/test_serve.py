@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from conftest import HEADER, SETTINGS, MakeSite
 
 T = TypeVar("T")
@@ -323,3 +324,237 @@ def test_serve_on_a_port_in_use_is_a_usage_error(make_site: MakeSite) -> None:
     assert str(port) in done.stderr, done.stderr
     assert "serving on" not in done.stderr, done.stderr
     assert "site-builder:" in done.stderr, done.stderr
+
+
+# --- the site's own 404 page ----------------------------------------------------------------------
+
+RELOAD = re.compile(r"<script>\n\(function \(\) \{\n  var seen = null.*?</script>\n", re.S)
+
+
+def built_404(root: Path, tmp_path: Path) -> str:
+    """The site's 404.html as ``build`` writes it."""
+    out = tmp_path / "built"
+    done = subprocess.run(
+        [sys.executable, "-m", "site_builder", "build", "--root", str(root), "--out", str(out), "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return (out / "404.html").read_text("utf-8")
+
+
+def head_status(port: int, path: str) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("HEAD", path)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("base_path", ["/", "/sub/"], ids=["root", "sub-path"])
+def test_serve_answers_a_missing_path_with_the_sites_404_page(
+    make_site: MakeSite, tmp_path: Path, base_path: str
+) -> None:
+    settings = SETTINGS.replace('"https://example.org/"', f'"https://example.org{base_path}"')
+    root = make_site({ARTICLE: live_batch("Words of the one article."), OTHER: OTHER_BATCH}, settings)
+    expected = built_404(root, tmp_path)
+    assert f'href="{base_path}"' in expected  # its links are below the base path, as built
+    with serving(root, "--port", "0") as server:
+        match = serving_address(server, re.compile(r"serving on (http://127\.0\.0\.1:(\d+)(/\S*)) \(Ctrl-C"))
+        base, port = match.group(1), int(match.group(2))
+        missing = ["articles/no-such-article/", "no-such-file.css", "theme/", "articles/"]
+        outside = ["/no-such-page/", "/articles/live-article/"] if base_path != "/" else []
+        for url in [base + path for path in missing] + [f"http://127.0.0.1:{port}{p}" for p in outside]:
+            status, body = get(url)
+            assert status == 404, url
+            assert STATE in body, f"{url}: no reload script"  # it reloads once the page exists
+            assert RELOAD.sub("", body) == expected, url
+        assert head_status(port, f"{base_path}no-such-page/") == (404, b"")
+        status, html = get(base + ARTICLE_URL)
+        assert status == 200 and "Words of the one article." in html
+
+
+# --- --host -------------------------------------------------------------------------------------------
+
+
+def test_serve_host_every_address_says_so_and_answers_locally(make_site: MakeSite) -> None:
+    root = make_site({ARTICLE: live_batch("Words for a phone on the same network."), OTHER: OTHER_BATCH})
+    with serving(root, "--port", "0", "--host", "0.0.0.0") as server:
+        match = serving_address(server, re.compile(r"serving on http://0\.0\.0\.0:(\d+)/ \(Ctrl-C to stop\)"))
+        port = match.group(1)
+        line = server.next_line(time.monotonic() + DEADLINE)
+        assert line is not None
+        assert re.fullmatch(
+            rf"0\.0\.0\.0 listens on every network address of this machine: open http://127\.0\.0\.1:{port}/ "
+            rf"here, or (http://[\d.]+:{port}/|this machine's address, port {port},) from another device "
+            r"on the network \(anyone who can reach this machine can see the site\)\n",
+            line,
+        ), line
+        status, html = get(f"http://127.0.0.1:{port}/{ARTICLE_URL}")
+        assert status == 200 and "Words for a phone on the same network." in html
+
+
+def ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not ipv6_loopback(), reason="this machine has no IPv6 loopback")
+def test_serve_host_ipv6_binds_it_and_prints_its_url(make_site: MakeSite) -> None:
+    root = make_site({ARTICLE: live_batch("Words served over the IPv6 loopback."), OTHER: OTHER_BATCH})
+    with serving(root, "--port", "0", "--host", "::1") as server:
+        match = serving_address(server, re.compile(r"serving on (http://\[::1\]:(\d+)/) \(Ctrl-C to stop\)"))
+        status, html = get(match.group(1) + ARTICLE_URL)
+        assert status == 200 and "Words served over the IPv6 loopback." in html
+        with pytest.raises(OSError):  # this address only
+            socket.create_connection(("127.0.0.1", int(match.group(2))), timeout=2).close()
+
+
+def test_serve_on_a_host_it_cannot_bind_is_a_usage_error_before_any_build(make_site: MakeSite) -> None:
+    root = make_site({ARTICLE: live_batch("Some words for a page."), OTHER: OTHER_BATCH})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "site_builder",
+            "serve",
+            "--root",
+            str(root),
+            "--port",
+            "0",
+            "--host",
+            "198.51.100.1",
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert (
+        done.stderr == "site-builder: cannot serve on 198.51.100.1 port 0: Cannot assign requested address\n"
+    )
+
+
+# --- stopping at any moment -------------------------------------------------------------------------
+
+SLOW_IMPORT = """\
+import time
+from pathlib import Path
+
+Path({marker!r}).write_text("importing", "utf-8")
+time.sleep(2)
+revisions = []
+"""
+
+
+@contextmanager
+def serve_process(root: Path, tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
+    """``serve`` in a session of its own (a terminal's Ctrl-C reaches its whole group), with a
+    temporary folder of its own to find what it leaves behind."""
+    temp = tmp_path / "serve-tmp"
+    temp.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "site_builder", "serve", "--root", str(root), "--port", "0"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        env={**os.environ, "TMPDIR": str(temp)},
+        start_new_session=True,
+    )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+        assert process.stderr is not None
+        process.stderr.close()
+
+
+def wait_until(what: str, condition: Callable[[], bool], process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while not condition():
+        assert process.poll() is None, f"serve exited ({process.returncode}) before {what}"
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def stopped(process: subprocess.Popen[str], tmp_path: Path) -> tuple[int, str]:
+    """The exit code and stderr once ``serve`` stopped; it must stop within 15 s and leave nothing."""
+    try:
+        _, err = process.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("serve did not stop within 15 s of the signal") from None
+    assert "Traceback" not in err, err
+    assert "KeyboardInterrupt" not in err, err
+    assert sorted(p.name for p in (tmp_path / "serve-tmp").iterdir()) == [], "left behind in TMPDIR"
+    return process.returncode, err
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.2, 0.5, 1.0])
+def test_sigterm_early_stops_serve_cleanly(make_site: MakeSite, tmp_path: Path, delay: float) -> None:
+    """At start-up, reading the site, or in its first build: a clean stop whenever SIGTERM comes
+    (exit 0 once serve has started; before, the default action ends Python without a word)."""
+    root = make_site(
+        {ARTICLE: live_batch("Enough words to pass the tiny limit of this test site."), OTHER: OTHER_BATCH}
+    )
+    with serve_process(root, tmp_path) as process:
+        time.sleep(delay)
+        process.send_signal(signal.SIGTERM)
+        code, err = stopped(process, tmp_path)
+        assert code in (0, -signal.SIGTERM), err
+
+
+@pytest.mark.parametrize(
+    ("how", "group"), [("sigterm", False), ("ctrl-c", True)], ids=["sigterm", "ctrl-c-to-the-group"]
+)
+def test_a_signal_during_the_first_build_stops_serve_cleanly(
+    make_site: MakeSite, tmp_path: Path, how: str, group: bool
+) -> None:
+    marker = tmp_path / "importing"
+    slow = SLOW_IMPORT.format(marker=str(marker))
+    root = make_site(
+        {
+            ARTICLE: live_batch("Enough words to pass the tiny limit of this test site."),
+            OTHER: OTHER_BATCH,
+            "articles/slow.py": slow,
+        }
+    )
+    with serve_process(root, tmp_path) as process:
+        wait_until("the first build to import the slow batch", marker.exists, process)
+        if group:  # what a terminal does on Ctrl-C: SIGINT to every process of the foreground group
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            process.send_signal(signal.SIGTERM)
+        code, err = stopped(process, tmp_path)
+        assert code == 0, err
+        assert "serving on" not in err and "built" not in err, err
+
+
+def test_sigterm_while_serving_stops_serve_cleanly(make_site: MakeSite, tmp_path: Path) -> None:
+    root = make_site(
+        {ARTICLE: live_batch("Enough words to pass the tiny limit of this test site."), OTHER: OTHER_BATCH}
+    )
+    with serve_process(root, tmp_path) as process:
+        assert process.stderr is not None
+        lines: list[str] = []
+        while not any("serving on" in line for line in lines):
+            line = process.stderr.readline()
+            assert line, f"serve ended before serving: {''.join(lines)}"
+            lines.append(line)
+        process.send_signal(signal.SIGTERM)
+        code, err = stopped(process, tmp_path)
+        assert code == 0, "".join(lines) + err
+        assert err == ""

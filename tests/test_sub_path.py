@@ -255,15 +255,14 @@ def test_a_template_link_outside_the_path_fails_the_build(tmp_path: Path, run_cl
     (root / "templates").mkdir()
     override = '{% extends "base.html" %}\n{% block main %}\n<a href="HREF">feed</a>\n{% endblock %}\n'
     (root / "templates/404.html").write_text(override.replace("HREF", "/sub/feed.xml"), "utf-8")
-    lines = build(run_cli, root).joinpath("404.html").read_text("utf-8").splitlines()
-    line = next(n for n, text in enumerate(lines, 1) if 'href="/sub/feed.xml">feed' in text)
+    build(run_cli, root)
     before = files_of(root / "build")
     (root / "templates/404.html").write_text(override.replace("HREF", "/feed.xml"), "utf-8")
 
     result = run_cli(["build", "--root", str(root)])
 
     assert result.code == 1
-    assert result.err.splitlines()[0] == f"build/404.html:{line}: page: '/feed.xml' {OUTSIDE}"
+    assert result.err.splitlines()[0] == f"templates/404.html:3: template: '/feed.xml' {OUTSIDE}"
     assert files_of(root / "build") == before
 
 

@@ -3,19 +3,19 @@
 ``_tool`` runs one command with ``--root``; the pages about problems and commands also
 need both outputs of ``validate`` side by side, a command run from a given folder
 without ``--root``, a non-UTF-8 file, and pytest run in a site. Everything runs in a
-subprocess with the same interpreter and environment, in a fixture's temporary folder.
+subprocess with the same interpreter and environment (and ``_tool``'s fixed build date),
+in a fixture's temporary folder.
 Nothing here is shown to readers.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from _tool import Ran, run
+from _tool import Ran, environment, run
 
 SUMMARY_ENDS = ("problem found", "problems found")
 
@@ -70,8 +70,7 @@ def validate_both(root: Path) -> Found:
 
 def pytest_in(root: Path, *args: str) -> Ran:
     """``python -m pytest ARGS`` in the site ``root`` (no cache folder, no colours)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-    env["NO_COLOR"] = "1"
+    env = {k: v for k, v in environment({"NO_COLOR": "1"}).items() if not k.startswith("PYTEST_")}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
         cwd=root,

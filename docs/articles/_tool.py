@@ -4,6 +4,11 @@ Each fixture makes a small site in its own temporary folder (the only place a
 fixture may write) and runs ``python -m site_builder`` on it in a subprocess, with
 the same interpreter and environment, so what a page shows is what the installed
 tool prints today. Nothing here is shown to readers.
+
+Every run gets one fixed build date, ``SOURCE_DATE_EPOCH`` set to :data:`BUILD_DATE`:
+which revisions a build publishes depends on that date (a revision dated later is
+scheduled and left out), and the pages must show the same output whatever the day the
+documentation is built, and whatever ``SOURCE_DATE_EPOCH`` the docs' own build runs with.
 """
 
 from __future__ import annotations
@@ -14,8 +19,15 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+BUILD_DATE = "2026-12-01"
+"""The build date of every demonstration run: the date these pages are published."""
+
+SOURCE_DATE_EPOCH = "1796083200"
+"""``BUILD_DATE`` at 00:00 UTC, in seconds since 1970-01-01 00:00 UTC."""
 
 SETTINGS = """\
 [tool.site_builder]
@@ -79,11 +91,18 @@ def article(slug: str = "demo", title: str = "Demo") -> str:
     return ARTICLE.format(slug=slug, title=title)
 
 
-def run(root: Path, *args: str) -> Ran:
-    """``site-builder ARGS --root ROOT``, as a user would type it."""
+def environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """This process's environment with the fixed build date, then ``env`` on top."""
+    return {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, **(env or {})}
+
+
+def run(root: Path, *args: str, env: Mapping[str, str] | None = None) -> Ran:
+    """``site-builder ARGS --root ROOT``, as a user would type it (``env``: variables set
+    for this run, e.g. another ``SOURCE_DATE_EPOCH``)."""
     command, *rest = args
     done = subprocess.run(
         [sys.executable, "-m", "site_builder", command, "--root", str(root), *rest],
+        env=environment(env),
         capture_output=True,
         text=True,
         timeout=110,
@@ -96,9 +115,7 @@ def run_in(folder: Path, *args: str, columns: int | None = None) -> Ran:
     """``site-builder ARGS`` typed in ``folder``, without ``--root``.
 
     ``columns`` fixes the width argparse wraps its help to (a terminal's, otherwise)."""
-    env = dict(os.environ)
-    if columns is not None:
-        env["COLUMNS"] = str(columns)
+    env = environment({"COLUMNS": str(columns)} if columns is not None else None)
     done = subprocess.run(
         [sys.executable, "-m", "site_builder", *args],
         cwd=folder,

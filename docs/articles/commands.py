@@ -9,7 +9,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _tool import article, run, run_in, site
+from _tool import article, environment, run, run_in, site
 
 from site_builder import (
     Source,
@@ -237,12 +237,11 @@ def usage_errors() -> dict:
     }
 
 
-@fixture
-def serving() -> dict:
-    """``serve --port 0``: what it prints before it serves; and a site that does not build."""
-    root = site({"articles/post.py": article()})
+def _first_lines(root: Path, *flags: str) -> list[str]:
+    """``serve --port 0 FLAGS``: its first two lines on stderr (the port shown as PORT), then stopped."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "site_builder", "serve", "--root", str(root), "--port", "0"],
+        [sys.executable, "-m", "site_builder", "serve", "--root", str(root), "--port", "0", *flags],
+        env=environment(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -259,17 +258,69 @@ def serving() -> dict:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-    port = re.search(r"127\.0\.0\.1:(\d+)/", lines[-1]) if lines else None
+    return [re.sub(r"127\.0\.0\.1:[1-9]\d*/", "127.0.0.1:PORT/", line) for line in lines]
+
+
+@fixture
+def serving() -> dict:
+    """``serve --port 0``: what it prints before it serves; and a site that does not build."""
+    root = site({"articles/post.py": article()})
+    lines = _first_lines(root)
     broken = site({"articles/post.py": article().replace("2026-12-01", "2026-12-32")})
     refused = run(broken, "serve", "--port", "0")
     return {
-        "stderr": [re.sub(r"127\.0\.0\.1:\d+/", "127.0.0.1:PORT/", line) for line in lines],
+        "stderr": lines,
         "broken": {"exit": refused.code, "stderr": refused.lines},
         "checks": {
-            "servedOnAFreePort": port is not None and int(port.group(1)) > 0,
+            "servedOnAFreePort": bool(lines) and lines[-1].startswith("serving on http://127.0.0.1:PORT/"),
             "builtFirst": bool(lines) and lines[0].startswith("built "),
             "brokenExitsWithOne": refused.code == 1,
             "outputLeftAlone": not (root / "build").exists(),
+        },
+    }
+
+
+def _note(slug: str, published: str, draft: bool = False) -> str:
+    """A batch of one revision, a draft or not."""
+    text = article(slug, slug.replace("-", " ").capitalize()).replace("2026-12-01", published)
+    return text.replace("        body=[", "        draft=True,\n        body=[") if draft else text
+
+
+@fixture
+def schedule_flags() -> dict:
+    """A site with two drafts and two scheduled revisions, built and listed with each flag."""
+    root = site(
+        {
+            "articles/a_out.py": _note("out-today", "2026-12-01"),
+            "articles/b_draft.py": _note("first-draft", "2026-11-20", draft=True),
+            "articles/c_draft.py": _note("second-draft", "2026-11-25", draft=True),
+            "articles/d_gift.py": _note("gift", "2026-12-24"),
+            "articles/e_resolutions.py": _note("resolutions", "2027-01-01"),
+        }
+    )
+    builds = {
+        " ".join(["build", *flags]).strip(): run(root, "build", *flags)
+        for flags in ((), ("--drafts",), ("--future",), ("--drafts", "--future"))
+    }
+    listed = run(root, "revisions")
+    asked = {slug: run(root, "revisions", "--slug", slug) for slug in ("first-draft", "gift")}
+    epochs = {value: run(root, "build", env={"SOURCE_DATE_EPOCH": value}) for value in ("abc", "1.5")}
+    return {
+        "build": {command: [TIMING.sub("", line) for line in ran.lines] for command, ran in builds.items()},
+        "validate": run(root, "validate").lines,
+        "revisions": {
+            "stdoutSlugs": [entry["slug"] for entry in listed.json()],
+            "stderr": listed.lines,
+        },
+        "revisionsSlug": {slug: {"exit": ran.code, "stderr": ran.lines} for slug, ran in asked.items()},
+        "serve": _first_lines(root),
+        "SOURCE_DATE_EPOCH": {
+            value: {"exit": ran.code, "stderr": ran.lines} for value, ran in epochs.items()
+        },
+        "checks": {
+            "buildsExitZero": all(ran.code == 0 for ran in builds.values()),
+            "draftKeyFalseWithoutFlags": all(entry["draft"] is False for entry in listed.json()),
+            "badEpochIsAUsageError": all(ran.code == 2 and ran.stdout == "" for ran in epochs.values()),
         },
     }
 
@@ -298,7 +349,7 @@ commands = revision(
                 ],
                 ["`validate`", "validates and runs fixtures", "nothing", "yes"],
                 ["`verify [ID…]`", "runs fixtures and prints their results as JSON", "nothing", "yes"],
-                ["`revisions`", "validates, then prints every revision as JSON", "nothing", "no"],
+                ["`revisions`", "validates, then prints every published revision as JSON", "nothing", "no"],
                 [
                     "`serve`",
                     "builds into a temporary folder, serves it, rebuilds on change",
@@ -334,24 +385,28 @@ commands = revision(
             expected={
                 "build": {
                     "usage": "usage: site-builder build [-h] [--root DIR] [--out DIR] [--jobs N] "
-                    "[--no-cache]",
+                    "[--no-cache] [--drafts] [--future]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
                         "--out DIR": "output folder (default: output_dir setting)",
                         "--jobs N": "worker processes (default: one per core)",
                         "--no-cache": NO_CACHE,
+                        "--drafts": "include drafts, marked",
+                        "--future": "include scheduled revisions, marked",
                     },
                 },
                 "validate": {
                     "usage": "usage: site-builder validate [-h] [--root DIR] [--format {text,json,github}] "
-                    "[--no-cache]",
+                    "[--no-cache] [--drafts] [--future]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
                         "--format {text,json,github}": "text on stderr (default), or json / GitHub "
                         "annotations on stdout",
                         "--no-cache": NO_CACHE,
+                        "--drafts": "include drafts, marked",
+                        "--future": "include scheduled revisions, marked",
                     },
                 },
                 "verify": {
@@ -364,21 +419,25 @@ commands = revision(
                 },
                 "revisions": {
                     "usage": "usage: site-builder revisions [-h] [--root DIR] [--slug S] [--indent N] "
-                    "[--no-cache]",
+                    "[--no-cache] [--drafts] [--future]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
                         "--slug S": "only this slug (repeatable)",
                         "--indent N": "indent (0: one line; default 2)",
                         "--no-cache": NO_CACHE,
+                        "--drafts": "include drafts, marked",
+                        "--future": "include scheduled revisions, marked",
                     },
                 },
                 "serve": {
-                    "usage": "usage: site-builder serve [-h] [--root DIR] [--port P]",
+                    "usage": "usage: site-builder serve [-h] [--root DIR] [--port P] [--drafts] [--future]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
                         "--port P": "port (default 8000; 0: any free port)",
+                        "--drafts": "include drafts, marked",
+                        "--future": "include scheduled revisions, marked",
                     },
                 },
                 "init": {
@@ -561,7 +620,7 @@ commands = revision(
         heading("revisions"),
         paragraph(
             "`site-builder revisions` validates the site without running fixtures and prints "
-            "its revisions as a JSON array in site order (batch modules by file name, then "
+            "its published revisions as a JSON array in site order (batch modules by file name, then "
             "the order of each `revisions` list) — the format importers read. `--slug S` "
             "keeps only that slug and may be repeated; `--indent N` sets the indentation "
             "(default 2; 0 puts the whole array on one line). When the site has a problem "
@@ -598,6 +657,7 @@ commands = revision(
                                 }
                             ],
                             "fixtures": [],
+                            "draft": False,
                         }
                     ],
                 },
@@ -635,6 +695,126 @@ commands = revision(
         paragraph(
             "A site that does not build the first time has nothing to serve: `serve` prints "
             "the problems and exits with 1, as the second part above shows."
+        ),
+        heading("Drafts and scheduled revisions: --drafts and --future"),
+        paragraph(
+            "A build leaves out drafts (`draft=True`) and scheduled revisions (dated after the "
+            "build's date: today in UTC, or the UTC date of `SOURCE_DATE_EPOCH` when it is set); "
+            "[Writing an article](/articles/writing-articles/) explains both. Four commands take "
+            "the same two flags, which include them, marked on their pages:"
+        ),
+        data_table(
+            "The flags of build, serve, validate and revisions",
+            ["flag", "includes"],
+            [
+                ["`--drafts`", "drafts, whatever their date"],
+                ["`--future`", "scheduled revisions (a draft dated later needs both flags)"],
+            ],
+        ),
+        paragraph(
+            "`build` and `serve` publish what the flags include. `validate` judges the site the "
+            "build with the same flags would publish: without them it checks what the default "
+            "`build` writes — in CI too — and with them a preview (the difference is whether a "
+            "link to a left-out revision is a problem). `revisions` prints only what that build "
+            "publishes. `verify` runs every fixture and `new` sees every slug, whatever the "
+            "schedule. Whenever something is left out, the command says so on stderr, with how "
+            "many, why, the date of the next scheduled revision and the flag that includes them. "
+            "A site of one published revision, two drafts and two revisions scheduled for "
+            "2026-12-24 and 2027-01-01, built on 2026-12-01 (`SOURCE_DATE_EPOCH` of the "
+            "demonstrations; the time of each summary left out):"
+        ),
+        verified_output(
+            schedule_flags,
+            expected={
+                "build": {
+                    "build": [
+                        "built 1 revisions, 5 pages",
+                        "left out 2 drafts and 2 scheduled revisions (the next is due 2026-12-24); "
+                        "--drafts / --future include them",
+                    ],
+                    "build --drafts": [
+                        "built 3 revisions, 7 pages",
+                        "left out 2 scheduled revisions (the next is due 2026-12-24); --future includes them",
+                    ],
+                    "build --future": [
+                        "built 3 revisions, 7 pages",
+                        "left out 2 drafts; --drafts includes them",
+                    ],
+                    "build --drafts --future": ["built 5 revisions, 9 pages"],
+                },
+                "validate": [
+                    "ok: 5 revisions valid, 0 fixtures passed",
+                    "a build leaves out 2 drafts and 2 scheduled revisions (the next is due 2026-12-24); "
+                    "--drafts / --future include them",
+                ],
+                "serve": [
+                    "built 5 pages; left out 2 drafts and 2 scheduled revisions (the next is due "
+                    "2026-12-24); --drafts / --future include them",
+                    "serving on http://127.0.0.1:PORT/ (Ctrl-C to stop)",
+                ],
+            },
+        ),
+        paragraph(
+            "`validate`'s `ok:` line counts every revision it judged, left-out ones too. `serve` "
+            "takes the build's date again at each rebuild, so a `serve` left running publishes a "
+            "scheduled revision at its first rebuild on that day. `revisions` prints the JSON of "
+            "what is published on stdout, as always, and the same line on stderr, so "
+            "`site-builder revisions > all.json` still captures only the JSON (each object's "
+            "`draft` key is `false` unless `--drafts` is given; see [The revisions "
+            "JSON](/articles/revisions-json/)). Asking it for a left-out slug says why it is "
+            "missing:"
+        ),
+        verified_output(
+            schedule_flags,
+            expected={
+                "revisions": {
+                    "stdoutSlugs": ["out-today"],
+                    "stderr": [
+                        "left out 2 drafts and 2 scheduled revisions (the next is due 2026-12-24); "
+                        "--drafts / --future include them"
+                    ],
+                },
+                "revisionsSlug": {
+                    "first-draft": {
+                        "exit": 1,
+                        "stderr": [
+                            "site-builder: no revision with slug first-draft; left out: first-draft "
+                            "(a draft); --drafts includes it"
+                        ],
+                    },
+                    "gift": {
+                        "exit": 1,
+                        "stderr": [
+                            "site-builder: no revision with slug gift; left out: gift (scheduled for "
+                            "2026-12-24); --future includes it"
+                        ],
+                    },
+                },
+            },
+        ),
+        paragraph(
+            "`SOURCE_DATE_EPOCH` must be a whole number of seconds when it is set (an empty value "
+            "counts as unset). Anything else stops `build`, `serve`, `validate`, `revisions`, "
+            "`init` and `new` with nothing written, as a usage error:"
+        ),
+        verified_output(
+            schedule_flags,
+            expected={
+                "SOURCE_DATE_EPOCH": {
+                    "abc": {
+                        "exit": 2,
+                        "stderr": [
+                            "site-builder: SOURCE_DATE_EPOCH must be a whole number of seconds, not 'abc'"
+                        ],
+                    },
+                    "1.5": {
+                        "exit": 2,
+                        "stderr": [
+                            "site-builder: SOURCE_DATE_EPOCH must be a whole number of seconds, not '1.5'"
+                        ],
+                    },
+                },
+            },
         ),
         heading("init and new"),
         paragraph(

@@ -292,6 +292,12 @@ page = revision(
                 "build in a later job only when `validate` passed.",
                 "To publish, add a deployment step after `build` that takes the `build/` "
                 "folder — the artifact above is the same folder, kept with the run.",
+                "`validate` judges the site that `build` without flags publishes. Drafts and "
+                "scheduled revisions are checked and their fixtures run like the others, but a "
+                "published article that links to one of them fails until it is published (see "
+                "[Validation rules](/articles/validation-rules/)), and a scheduled revision "
+                "appears only when a build runs on or after its date — "
+                "[Deploying](/articles/deploying/) adds a daily build.",
             ]
         ),
         heading("The pytest plugin"),

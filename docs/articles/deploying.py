@@ -11,6 +11,7 @@ from _tool import article, run, run_in, site
 
 from site_builder import (
     Source,
+    code_block,
     data_table,
     fixture,
     heading,
@@ -97,12 +98,16 @@ def pages_workflow() -> dict:
     jobs = re.findall(r"^  (\w+):$", text.split("\njobs:\n", 1)[-1], re.MULTILINE)
     deploy = text.split("\n  deploy:\n", 1)[-1]
     steps = [m.group(1) for m in re.finditer(r"^\s+(?:- )?((?:uses|run): .+)$", deploy, re.MULTILINE)]
+    triggers = text.split("\non:\n", 1)[-1].split("\n\n", 1)[0]
     return {
         "jobs": jobs,
         "deploySteps": steps,
+        "on": re.findall(r"^  (\w+):", triggers, re.MULTILINE),
+        "deployRunsIf": re.search(r"^    if: (.+)$", deploy, re.MULTILINE).group(1),
         "checks": {
             "initExitsWithZero": ran.code == 0,
             "deploysWithPagesActions": "uses: actions/deploy-pages@v4" in steps,
+            "noScheduleYet": "schedule:" not in text and "cron" not in text,
         },
     }
 
@@ -213,6 +218,57 @@ deploying = revision(
                 ],
             },
         ),
+        heading("Scheduled revisions need a build on their day"),
+        paragraph(
+            "A revision dated after the build's date is *scheduled*: the build leaves it out (see "
+            "[Writing an article](/articles/writing-articles/)). Nothing on a static host ever "
+            "builds the site again by itself, so a scheduled revision is published only by the first "
+            "build that runs on or after its date — that is the whole mechanism. The workflow "
+            "`site-builder init` writes builds and deploys on a push to the default branch and when "
+            "started by hand from the *Actions* tab (`workflow_dispatch`), and on nothing else; its "
+            "triggers and the condition of its deploy job:"
+        ),
+        verified_output(
+            pages_workflow,
+            expected={
+                "on": ["pull_request", "push", "workflow_dispatch"],
+                "deployRunsIf": "github.event_name != 'pull_request'",
+            },
+        ),
+        paragraph(
+            "So a revision scheduled for a quiet day waits for the next push, or for you to run the "
+            "workflow by hand. To have it appear on its day, give the workflow a schedule: add a "
+            "`schedule` trigger next to the others. The deploy job runs for every event that is not a "
+            "pull request, so it needs no change:"
+        ),
+        code_block(
+            """
+on:
+  pull_request:
+  push:
+    branches: [main]  # your default branch
+  workflow_dispatch:
+  schedule:
+    - cron: "17 0 * * *"  # every day at 00:17 UTC
+""",
+            language="yaml",
+        ),
+        paragraph(
+            "GitHub reads `cron` in UTC, as site_builder reads dates, so a build shortly after "
+            "midnight UTC publishes what is due that day. Scheduled runs start only from the default "
+            "branch, may start late when GitHub is busy (the top of every hour is, hence the 17), and in a "
+            "public repository GitHub turns them off after 60 days without activity in it. A "
+            "daily build of an unchanged site publishes identical files, and the deploy step "
+            "replaces the site with the same site."
+        ),
+        paragraph(
+            "Do not set `SOURCE_DATE_EPOCH` to the last commit's time in such a workflow "
+            "(`SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)`, the usual recipe for reproducible "
+            "builds): it fixes the build's date to the day of that commit, and a daily build would "
+            "then never reach the scheduled date. Set it where you want a build's output to be "
+            "reproducible — to compare two builds, or to preview the site as it will be on a "
+            "given day."
+        ),
         heading("Any other static host"),
         paragraph(
             "Netlify, Cloudflare Pages, an S3 bucket or nginx all serve a folder of files. Run "
@@ -229,6 +285,16 @@ deploying = revision(
             title="GitHub Docs: Using custom workflows with GitHub Pages",
             url="https://docs.github.com/en/pages/getting-started-with-github-pages/using-custom-workflows-with-github-pages",
             note="the upload-pages-artifact and deploy-pages actions and the permissions they need",
+        ),
+        Source(
+            title="GitHub Docs: Events that trigger workflows — schedule",
+            url="https://docs.github.com/en/actions/using-workflows/events-that-trigger-workflows#schedule",
+            note="cron in UTC, runs from the default branch only, delays, and the 60-day rule",
+        ),
+        Source(
+            title="Reproducible Builds: SOURCE_DATE_EPOCH",
+            url="https://reproducible-builds.org/docs/source-date-epoch/",
+            note="the variable that fixes a build's date, in seconds since 1970-01-01 00:00 UTC",
         ),
         Source(
             title="GitHub Docs: About GitHub Pages",

@@ -1,9 +1,11 @@
 """Documentation: @fixture, what passes and what fails, verified_output, verify and --repeat."""
 
+import re
 from pathlib import Path
 
 from _html_probe import lines_by_fixture
-from _tool import SETTINGS, run, site
+from _pages_kit import between, page
+from _tool import SETTINGS, article, run, site
 
 from site_builder import (
     Source,
@@ -306,6 +308,122 @@ def shared_fixture() -> dict:
             "exitsWithOne": ran.code == 1,
             "atTheVerifiedOutputLine": ran.lines[0].startswith("articles/answer.py:13: "),
             "oneProblem": ran.lines[-1] == "1 problem found",
+        },
+    }
+
+
+# --- What readers see: a mark under each verified output, and the box of fixtures.
+
+SHOWN_BATCH = """\
+from site_builder import Source, fixture, paragraph, revision, verified_output
+
+
+@fixture
+def delays() -> dict:
+    waits = [0.5 * 2**n for n in range(3)]
+    return {"attempts": len(waits) + 1, "delays": waits, "checks": {"threeWaits": len(waits) == 3}}
+
+
+@fixture
+def total() -> dict:
+    seconds = sum(0.5 * 2**n for n in range(3))
+    return {"seconds": seconds, "checks": {"sumOfTheWaits": seconds == 0.5 + 1.0 + 2.0}}
+
+
+revisions = [
+    revision(
+        slug="backoff",
+        title="Backoff",
+        categories=["Demo"],
+        excerpt="Two fixtures, three verified outputs.",
+        published="2026-12-01",
+        body=[
+            paragraph("Four attempts:"),
+            verified_output(delays, expected={"attempts": 4}),
+            paragraph("They wait 0.5, 1 and 2 seconds:"),
+            verified_output(delays, expected={"delays": [0.5, 1.0, 2.0]}),
+            paragraph("That is 3.5 seconds in all:"),
+            verified_output(total, expected={"seconds": 3.5}),
+        ],
+        sources=[Source(title="CommonMark Spec", url="https://spec.commonmark.org/0.31.2/", note="syntax")],
+    )
+]
+"""
+TRANSLATED_BATCH = """\
+from site_builder import Source, fixture, paragraph, revision, verified_output
+
+
+@fixture
+def answer() -> dict:
+    return {"answer": 6 * 7, "checks": {"is42": 6 * 7 == 42}}
+
+
+revisions = [
+    revision(
+        slug=f"answer-{lang}", title=f"Answer ({lang})", categories=["Demo"], excerpt="42.",
+        published="2026-12-01", lang=lang,
+        body=[paragraph("42:"), verified_output(answer, expected={"answer": 42})],
+        sources=[Source(title="CommonMark Spec", url="https://spec.commonmark.org/0.31.2/", note="syntax")],
+    )
+    for lang in ("ru", "ko")
+]
+"""
+REPO_SETTINGS = SETTINGS + 'repo_url = "https://github.com/me/notes"\n'
+
+
+def _seen(root) -> dict:
+    """The box of fixtures and the marks of the built page of ``backoff``."""
+    html = page(root, "articles/backoff/index.html")
+    box = between(html, '<aside class="verified"', "</aside>")
+    return {
+        "box": [line.strip() for line in box.splitlines() if line.strip()],
+        "marks": re.findall(r'<p class="proof".*</p>', html),
+    }
+
+
+@fixture
+def readers_see() -> dict:
+    """The backoff site built without and with repo_url; a page with no verified output; ru and ko."""
+    files = {
+        "articles/retries.py": SHOWN_BATCH,
+        "articles/plain.py": article("plain", "Plain"),
+        "articles/translated.py": TRANSLATED_BATCH,
+    }
+    root = site(files)
+    built = run(root, "build")
+    without = _seen(root)
+    content = {r["slug"]: r["contentHtml"] for r in run(root, "revisions").json()}
+    plain = page(root, "articles/plain/index.html")
+    ids = set(re.findall(r'<li id="([^"]+)"', "".join(without["box"])))
+    languages = {}
+    for lang in ("ru", "ko"):
+        html = page(root, f"articles/answer-{lang}/index.html")
+        languages[lang] = {
+            "heading": re.search(r'<h2 id="verified-heading">(.*?)</h2>', html).group(1),
+            "entry": re.search(r"</code> — (.*?)</li>", html).group(1),
+            "mark": re.search(r'<p class="proof"[^>]*><a [^>]*>(.*?)</a>', html).group(1),
+        }
+    with_repo = site(files, REPO_SETTINGS)
+    built_with_repo = run(with_repo, "build")
+    defined = {
+        name: SHOWN_BATCH.splitlines().index(f"def {name}() -> dict:") + 1 for name in ("delays", "total")
+    }
+    return {
+        "withoutRepoUrl": without,
+        "noVerifiedOutput": re.findall(r'<p id="verified-heading">.*</p>', plain),
+        "otherLanguages": languages,
+        "withRepoUrl": _seen(with_repo),
+        "defLines": defined,
+        "checks": {
+            "builtBoth": built.code == built_with_repo.code == 0,
+            "marksLinkToTheBox": all(
+                re.search(r'href="#([^"]+)"', mark).group(1) in ids for mark in without["marks"]
+            ),
+            "contentHtmlHasNoMark": not any("proof" in html for html in content.values()),
+            "linksAtTheDefLines": [
+                int(line) for line in re.findall(r"retries\.py#L(\d+)", "".join(_seen(with_repo)["marks"]))
+            ]
+            == [defined["delays"], defined["delays"], defined["total"]],
         },
     }
 
@@ -660,6 +778,125 @@ fixtures = revision(
         paragraph(
             "A block is only compared with a fixture that passed: when the fixture fails, that "
             "failure is the one problem reported, and `verify` marks its blocks `not checked`."
+        ),
+        heading("What readers see"),
+        paragraph(
+            "On the site, a verified output does not look like any other code block: the article page "
+            "marks each one, right under the block, with the fixture that verified it, and a box at "
+            "the top of the article lists its fixtures — one entry per fixture, in the order the "
+            "body first uses them, each saying how many of the article's outputs it verifies, under "
+            "a heading that counts the entries. This batch, `articles/retries.py`, has two fixtures "
+            "and three outputs:"
+        ),
+        code_block(SHOWN_BATCH, language="python"),
+        paragraph("The box and the marks of its built page:"),
+        verified_output(
+            readers_see,
+            expected={
+                "withoutRepoUrl": {
+                    "box": [
+                        '<aside class="verified" id="fixtures" aria-labelledby="verified-heading" '
+                        "data-pagefind-ignore>",
+                        '<h2 id="verified-heading">Fixtures that verify results: 2</h2>',
+                        '<ul><li id="fixture-delays"><code>delays</code> — verified results: 2</li>'
+                        '<li id="fixture-total"><code>total</code> — verified results: 1</li></ul>',
+                        "</aside>",
+                    ],
+                    "marks": [
+                        '<p class="proof" data-pagefind-ignore><a href="#fixture-delays">verified by '
+                        "fixture <code>delays</code></a></p>",
+                        '<p class="proof" data-pagefind-ignore><a href="#fixture-delays">verified by '
+                        "fixture <code>delays</code></a></p>",
+                        '<p class="proof" data-pagefind-ignore><a href="#fixture-total">verified by '
+                        "fixture <code>total</code></a></p>",
+                    ],
+                },
+            },
+        ),
+        unordered_list(
+            [
+                "**The mark** is a strip joined to the bottom of the block, a ✓ and the fixture's "
+                "name in the theme's green. Without a repository (below) it links to the "
+                "fixture's entry in the box, which is outlined while a reader has followed the link.",
+                "**The anchors are stable**: `/articles/SLUG/#fixtures` is the box and "
+                "`#fixture-NAME` an entry, so they can be linked from elsewhere; a heading of the "
+                "body that would get the same id gets another (`fixtures-2`). When two fixtures "
+                "of one page share a function name (from different batches), both show their full "
+                "id, `MODULE:FUNCTION`, and their anchors become `fixture-MODULE-FUNCTION`.",
+                "**They are page chrome.** They are not in the article's `contentHtml` — the "
+                "revisions JSON keeps the helpers' markup exactly (the fixture checked it) — and "
+                "not in search excerpts (`data-pagefind-ignore`).",
+            ]
+        ),
+        paragraph(
+            "An article with no verified output keeps a one-sentence box instead, and the words follow "
+            "the page's language — here the same kind of article, in Russian and Korean, with one "
+            "verified output each (heading, entry, mark):"
+        ),
+        verified_output(
+            readers_see,
+            expected={
+                "noVerifiedOutput": [
+                    '<p id="verified-heading">No result in this article is verified by a fixture.</p>'
+                ],
+                "otherLanguages": {
+                    "ru": {
+                        "heading": "Фикстуры, проверяющие результаты: 1",
+                        "entry": "проверенных результатов: 1",
+                        "mark": "проверено фикстурой <code>answer</code>",
+                    },
+                    "ko": {
+                        "heading": "결과를 검증하는 픽스처: 1개",
+                        "entry": "검증한 결과: 1개",
+                        "mark": "검증한 픽스처: <code>answer</code>",
+                    },
+                },
+            },
+        ),
+        paragraph(
+            "A reader who wants to see the check itself needs the fixture's code. When the site says "
+            "where its repository is — the `repo_url` setting, with `source_uri` for a site that is "
+            "not at the top of its repository (see [Settings](/articles/settings/)) — each mark and "
+            "each name in the box link to the line of the fixture's `def` there, in a new tab. The "
+            'same site with `repo_url = "https://github.com/me/notes"`; `delays` is defined on line '
+            "5 of `articles/retries.py` and `total` on line 11:"
+        ),
+        verified_output(
+            readers_see,
+            expected={
+                "withRepoUrl": {
+                    "box": [
+                        '<aside class="verified" id="fixtures" aria-labelledby="verified-heading" '
+                        "data-pagefind-ignore>",
+                        '<h2 id="verified-heading">Fixtures that verify results: 2</h2>',
+                        '<ul><li id="fixture-delays"><a href="https://github.com/me/notes/blob/main/'
+                        'articles/retries.py#L5" target="_blank" rel="noopener noreferrer"><code>delays'
+                        '</code></a> — verified results: 2</li><li id="fixture-total"><a href="https://'
+                        'github.com/me/notes/blob/main/articles/retries.py#L11" target="_blank" '
+                        'rel="noopener noreferrer"><code>total</code></a> — verified results: 1</li></ul>',
+                        "</aside>",
+                    ],
+                    "marks": [
+                        '<p class="proof" data-pagefind-ignore><a href="https://github.com/me/notes/blob/'
+                        'main/articles/retries.py#L5" target="_blank" rel="noopener noreferrer">verified '
+                        "by fixture <code>delays</code></a></p>",
+                        '<p class="proof" data-pagefind-ignore><a href="https://github.com/me/notes/blob/'
+                        'main/articles/retries.py#L5" target="_blank" rel="noopener noreferrer">verified '
+                        "by fixture <code>delays</code></a></p>",
+                        '<p class="proof" data-pagefind-ignore><a href="https://github.com/me/notes/blob/'
+                        'main/articles/retries.py#L11" target="_blank" rel="noopener noreferrer">verified '
+                        "by fixture <code>total</code></a></p>",
+                    ],
+                },
+                "defLines": {"delays": 5, "total": 11},
+            },
+        ),
+        paragraph(
+            "The link names the line of the `def`, not of `@fixture` above it, and it follows the "
+            "code: move a fixture and the next build links to its new line. "
+            "[Templates and theming](/articles/templates-and-theming/) has the template variable "
+            "(`article.proofs`) and the CSS classes (`.verified`, `.proof`) behind the box and the "
+            "marks."
         ),
         heading("Workers and timeouts"),
         paragraph(

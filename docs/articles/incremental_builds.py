@@ -1,5 +1,6 @@
 """Documentation: incremental builds, the .site-builder-cache/ folder, and the atomic swap."""
 
+import datetime
 import os
 
 from _pages_kit import edit, files_by_hash, inodes, page, without_seconds
@@ -114,6 +115,49 @@ def what_invalidates() -> dict:
             "everyBuildPassed": codes == [0] * len(changes),
             "editOnlyBeta": loaded["edit articles/beta.py"] == 1,
             "unchangedPagesLinked": linked == {"alpha": True, "beta": False, "gamma": True},
+        },
+    }
+
+
+DAYS = {"2026-12-01": "1796083200", "2026-12-10": "1796860800", "2026-12-24": "1798070400"}
+"""Three build dates, each as SOURCE_DATE_EPOCH (its 00:00 UTC)."""
+
+
+@fixture
+def schedule_and_cache() -> dict:
+    """A site whose gamma is scheduled for 2026-12-24, built on three days, then clean."""
+    files = _three()
+    files["articles/gamma.py"] = files["articles/gamma.py"].replace("2026-12-01", "2026-12-24")
+    root = site(files)
+    said, codes, kept = {}, [], {}
+    for day, epoch in DAYS.items():
+        before = inodes(root / "build") if (root / "build").is_dir() else {}
+        ran = run(root, "build", env={"SOURCE_DATE_EPOCH": epoch})
+        codes.append(ran.code)
+        said[day] = [without_seconds(line) for line in ran.lines]
+        now = inodes(root / "build")
+        kept = {
+            slug: now[f"articles/{slug}/index.html"] == before.get(f"articles/{slug}/index.html")
+            for slug in SLUGS[:2]
+        }
+    clean = run(
+        root,
+        "build",
+        "--no-cache",
+        "--out",
+        str(root / "clean"),
+        env={"SOURCE_DATE_EPOCH": DAYS["2026-12-24"]},
+    )
+    return {
+        "builtOn": said,
+        "pagesKeptOn2026-12-24": kept,
+        "checks": {
+            "allExitZero": codes == [0, 0, 0] and clean.code == 0,
+            "sameAsACleanBuild": files_by_hash(root / "build") == files_by_hash(root / "clean"),
+            "epochsAreThoseDays": all(
+                datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).date().isoformat() == day
+                for day, epoch in DAYS.items()
+            ),
         },
     }
 
@@ -324,6 +368,34 @@ incremental_page = revision(
             "compares times uploads only what changed. Fixtures of a batch whose key did not change are "
             "not run again either — a fixture is deterministic by contract. To run them all anyway, "
             "use `site-builder verify`, which never reads the cache, or `--no-cache`."
+        ),
+        paragraph(
+            "One input is not a file: the build's date, which decides whether a scheduled revision is "
+            "published (see [Writing an article](/articles/writing-articles/)). A build on a later "
+            "day has nothing new to do until the day of the next scheduled revision comes, or the "
+            "`--drafts` / `--future` flags change. On that day only the batches whose revisions now "
+            "show differently are loaded again, with the lists, the feed, the sitemap, "
+            "`revisions.json` and the search shard they touch; a build just after midnight is not a "
+            "full rebuild. A three-article site whose `gamma` is scheduled for 2026-12-24, built "
+            "with `SOURCE_DATE_EPOCH` set to three days in turn; on the 24th the pages of `alpha` "
+            "and `beta` stay the very same files:"
+        ),
+        verified_output(
+            schedule_and_cache,
+            expected={
+                "builtOn": {
+                    "2026-12-01": [
+                        "built 2 revisions, 6 pages",
+                        "left out 1 scheduled revision (due 2026-12-24); --future includes it",
+                    ],
+                    "2026-12-10": [
+                        "nothing changed since the last build: 2 revisions, 6 pages",
+                        "left out 1 scheduled revision (due 2026-12-24); --future includes it",
+                    ],
+                    "2026-12-24": ["built 3 revisions, 7 pages"],
+                },
+                "pagesKeptOn2026-12-24": {"alpha": True, "beta": True},
+            },
         ),
         heading("Always the output of a clean build"),
         paragraph(

@@ -90,6 +90,11 @@ KEYS = [
         "array of strings",
         "The ids (`MODULE:FUNCTION`) of the fixtures its `verified_output` blocks use, each once.",
     ),
+    (
+        "draft",
+        "boolean",
+        "`true` for a draft (`draft=True`), which appears only with `--drafts`; `false` otherwise.",
+    ),
 ]
 """The table readers see; the fixtures below check it against the real output and the schema."""
 
@@ -209,6 +214,36 @@ def choosing() -> dict:
     }
 
 
+def _dated(slug: str, published: str, draft: bool = False) -> str:
+    """A batch of one revision with this date, a draft or not."""
+    text = article(slug, slug.title()).replace("2026-12-01", published)
+    return text.replace("        body=[", "        draft=True,\n        body=[") if draft else text
+
+
+@fixture
+def drafts_in_json() -> dict:
+    """A published revision, a draft and a scheduled one: revisions without and with the flags."""
+    root = site(
+        {
+            "articles/a_out.py": _dated("out-today", "2026-12-01"),
+            "articles/b_draft.py": _dated("half-written", "2026-11-20", draft=True),
+            "articles/c_gift.py": _dated("gift", "2026-12-24"),
+        }
+    )
+    plain, flagged = run(root, "revisions"), run(root, "revisions", "--drafts", "--future")
+    built = run(root, "build")
+    keys = ("slug", "published", "draft")
+    return {
+        "revisions": [{key: entry[key] for key in keys} for entry in plain.json()],
+        "revisions --drafts --future": [{key: entry[key] for key in keys} for entry in flagged.json()],
+        "checks": {
+            "allExitZero": plain.code == flagged.code == built.code == 0,
+            "buildWritesWhatItPublishes": page(root, "revisions.json") == plain.stdout,
+            "draftIsTheLastKey": all(list(entry)[-1] == "draft" for entry in flagged.json()),
+        },
+    }
+
+
 @fixture
 def site_relative_links() -> dict:
     """A link written as /articles/…/ on a site served under /blog/."""
@@ -236,7 +271,8 @@ revisions_page = revision(
     body=[
         paragraph(
             "Besides its pages, a site built by site_builder exists as data: one JSON array holding "
-            "every revision — its metadata, its HTML and its sources. Other systems import articles "
+            "every revision it publishes — its metadata, its HTML and its sources. Other systems import "
+            "articles "
             "from it: a newsletter, a mirror, a search service, an app. The array is printed by "
             "`site-builder revisions` and written by every build to `build/revisions.json`; both are "
             "the same bytes."
@@ -290,6 +326,7 @@ revisions_page = revision(
                             }
                         ],
                         "fixtures": ["a_first:answer"],
+                        "draft": False,
                     },
                     {
                         "slug": "second-page",
@@ -314,6 +351,7 @@ revisions_page = revision(
                             }
                         ],
                         "fixtures": [],
+                        "draft": False,
                     },
                 ],
             },
@@ -376,6 +414,7 @@ schema = json.loads(
                     "bodyChars",
                     "sources",
                     "fixtures",
+                    "draft",
                 ],
                 "additionalProperties": False,
                 "sourceKeys": ["title", "url", "note"],
@@ -406,8 +445,11 @@ schema = json.loads(
             },
         ),
         paragraph(
-            "Because nothing in it comes from the clock or from the machine, the file can be committed, "
-            "diffed and cached: a change in `revisions.json` always means a change in an article."
+            "Nothing in it comes from the machine, and from the clock only through the schedule: which "
+            "revisions a build publishes depends on the build's date (below), and that date is fixed by "
+            "`SOURCE_DATE_EPOCH` when it is set. So the file can be committed, diffed and cached: a "
+            "change in `revisions.json` means a change in an article, or a scheduled revision whose "
+            "day has come."
         ),
         heading("Choosing revisions: --slug and --indent"),
         paragraph(
@@ -444,6 +486,30 @@ site-builder revisions --indent -1
                         "1 problem found",
                     ],
                 },
+            },
+        ),
+        heading("Drafts and scheduled revisions"),
+        paragraph(
+            "The array holds what the site publishes, no more: drafts and revisions dated after the "
+            "build's date (see [Writing an article](/articles/writing-articles/)) are left out of "
+            "`revisions` and of the `revisions.json` a build writes, and the command says so on "
+            "stderr. `--drafts` and `--future` include them, as they do for `build` — a build with "
+            "the flags writes them into its `revisions.json` as well. An importer that reads the "
+            "output of `revisions --drafts`, a CMS preview or a translation tool, must still be able "
+            "to tell what it may not publish, and that is what the last key, `draft`, is for. A "
+            "scheduled revision needs no key of its own: its `published` date already says it, to be "
+            "compared with your own clock (or `SOURCE_DATE_EPOCH`). A site with one revision of each "
+            "kind, built on 2026-12-01, with three keys of each object:"
+        ),
+        verified_output(
+            drafts_in_json,
+            expected={
+                "revisions": [{"slug": "out-today", "published": "2026-12-01", "draft": False}],
+                "revisions --drafts --future": [
+                    {"slug": "out-today", "published": "2026-12-01", "draft": False},
+                    {"slug": "half-written", "published": "2026-11-20", "draft": True},
+                    {"slug": "gift", "published": "2026-12-24", "draft": False},
+                ],
             },
         ),
         heading("Links inside contentHtml"),

@@ -79,6 +79,22 @@ KEYS = [
         "[]",
         "The ordered navigation, written as `[[tool.site_builder.nav]]` tables (see below).",
     ),
+    (
+        "repo_url",
+        "str",
+        '""',
+        "The address of the site's repository, an absolute `http(s)` URL such as "
+        "`https://github.com/me/notes`. With it, the mark under each verified output links to its "
+        'fixture\'s source there; `""` means no repository (see below).',
+    ),
+    (
+        "source_uri",
+        "str",
+        '"blob/main/"',
+        "Where, under `repo_url`, the repository shows the files of the site root: "
+        '`"blob/main/docs/"` for a site in a `docs/` folder, `"-/blob/main/"` on GitLab. Used only '
+        "with `repo_url`.",
+    ),
 ]
 """The table readers see; the fixtures below check it against the tool."""
 
@@ -117,6 +133,47 @@ pages = [
     ["alpah", "A typo"],
     "beta",
 ]
+"""
+
+
+IN_DOCS = """\
+[tool.site_builder]
+title = "Notes"
+base_url = "https://me.github.io/notes/"
+min_body_chars = 20
+min_sources = 1
+repo_url = "https://github.com/me/notes"
+source_uri = "blob/main/docs/"
+"""
+"""The settings of a site kept in the docs/ folder of the repository github.com/me/notes."""
+
+PROVEN = """\
+from site_builder import Source, fixture, paragraph, revision, verified_output
+
+
+@fixture
+def answer() -> dict:
+    return {"answer": 6 * 7, "checks": {"is42": 6 * 7 == 42}}
+
+
+revisions = [
+    revision(
+        slug="answer", title="Answer", categories=["Demo"], excerpt="42.", published="2026-12-01",
+        body=[paragraph("The answer:"), verified_output(answer, expected={"answer": 42})],
+        sources=[Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")],
+    )
+]
+"""
+"""``articles/answer.py``: one fixture, whose ``def`` is on line 5."""
+
+WRONG_REPO = """\
+[tool.site_builder]
+title = "Notes"
+base_url = "https://me.github.io/notes/"
+min_body_chars = 20
+repo_url = "github.com/me/notes"
+source_uri = "../blob/main/"
+min_sources = 1
 """
 
 
@@ -174,6 +231,42 @@ def broken_settings() -> dict:
             "exitsWithOne": ran.code == 1,
             "fourSettingsProblems": sum(line.startswith("pyproject.toml:") for line in ran.lines) == 4,
         },
+    }
+
+
+@fixture
+def source_links() -> dict:
+    """Where the mark of a verified output links: with IN_DOCS, with the default source_uri, without."""
+    hrefs = {}
+    for name, settings in (
+        ("source_uri = blob/main/docs/", IN_DOCS),
+        ("source_uri left out", IN_DOCS.replace('source_uri = "blob/main/docs/"\n', "")),
+        ("repo_url left out", SETTINGS),
+    ):
+        root = site({"articles/answer.py": PROVEN}, settings)
+        ran = run(root, "build")
+        found = re.search(
+            r'<p class="proof"[^>]*><a href="([^"]*)"', page(root, "articles/answer/index.html")
+        )
+        hrefs[name] = found.group(1) if ran.code == 0 and found else None
+    line = PROVEN.splitlines().index("def answer() -> dict:") + 1
+    return {
+        "markLinksTo": hrefs,
+        "checks": {
+            "atTheDefLine": all(href.endswith(f"answer.py#L{line}") for href in list(hrefs.values())[:2]),
+            "noRepositoryNoSourceLink": hrefs["repo_url left out"] == "#fixture-answer",
+        },
+    }
+
+
+@fixture
+def wrong_repo() -> dict:
+    """A repo_url without a scheme and a source_uri that climbs out of the repository."""
+    ran = run(site({"articles/answer.py": PROVEN}, WRONG_REPO), "validate")
+    return {
+        "exit": ran.code,
+        "stderr": ran.lines,
+        "checks": {"exitsWithOne": ran.code == 1, "twoProblems": ran.lines[-1] == "2 problems found"},
     }
 
 
@@ -288,6 +381,8 @@ sources_heading = { en = "Further reading" }
                     "output_dir": "build",
                     "sources_heading": {},
                     "nav": [],
+                    "repo_url": "",
+                    "source_uri": "blob/main/",
                 },
                 "required": ["base_url", "title"],
             },
@@ -316,6 +411,8 @@ sources_heading = { en = "Further reading" }
                     "pyproject.toml:12: settings: output_dir must be str, not bool",
                     "pyproject.toml:13: settings: sources_heading must be dict, not bool",
                     "pyproject.toml:14: settings: nav must be list, not bool",
+                    "pyproject.toml:15: settings: repo_url must be str, not bool",
+                    "pyproject.toml:16: settings: source_uri must be str, not bool",
                 ],
                 "articleProblems": [
                     "articles/demo.py:4: demo: body is 55 characters; at least 5,000 are required",
@@ -436,6 +533,68 @@ sources_heading = { en = "Further reading" }
             "lets an incremental build re-render just the articles that changed (see "
             "[incremental builds](/articles/incremental-builds/)). Changing the navigation changes "
             "the settings, so every page is rendered again."
+        ),
+        heading("Linking fixtures to their source: repo_url and source_uri"),
+        paragraph(
+            "Under each verified output, the article page shows which fixture verified it (see "
+            "[Fixtures](/articles/fixtures/)). When the site says where its repository is, that "
+            "mark — and the fixture's name in the box at the top of the article — links to the "
+            "line of the fixture's `def` in the repository, so a reader can read the check. Two "
+            "keys say where, as `repo_url` and `edit_uri` do in MkDocs:"
+        ),
+        unordered_list(
+            [
+                "**`repo_url`** — the repository's address, an absolute `http` or `https` URL "
+                "without a query or a fragment: `https://github.com/me/notes`. Left empty (the "
+                "default), marks link to the article's own list of fixtures instead.",
+                "**`source_uri`** — the path under `repo_url` where the repository shows the files "
+                "of the site root, the folder of this `pyproject.toml`. The default, `blob/main/`, "
+                "fits a site at the top of a GitHub repository whose branch is `main`. A site kept "
+                'in a `docs/` folder sets `"blob/main/docs/"`; another branch, `"blob/trunk/"`; '
+                'GitLab shows files under `"-/blob/main/"`. It is a relative path — no leading `/`, '
+                "no `..`, no `:`, `?`, `#`, backslash or space — and the slashes at its ends do not "
+                "matter.",
+            ]
+        ),
+        paragraph(
+            "The link is `repo_url`, `/`, `source_uri`, then the fixture's file relative to the site "
+            "root and `#L` with the line of its `def`. These are the settings of a site kept in the "
+            "`docs/` folder of the repository `github.com/me/notes`:"
+        ),
+        code_block(IN_DOCS, language="toml"),
+        paragraph(
+            "Its `articles/answer.py` defines a fixture `answer` on line 5. Where the mark under the "
+            "answer links: with those settings, with the same settings but no `source_uri` (the "
+            "default, right for a site at the top of its repository), and with no `repo_url` at all:"
+        ),
+        verified_output(
+            source_links,
+            expected={
+                "markLinksTo": {
+                    "source_uri = blob/main/docs/": "https://github.com/me/notes/blob/main/docs/articles/answer.py#L5",
+                    "source_uri left out": "https://github.com/me/notes/blob/main/articles/answer.py#L5",
+                    "repo_url left out": "#fixture-answer",
+                }
+            },
+        ),
+        paragraph(
+            "Check the first link of a new site by opening it: a wrong branch or folder in "
+            "`source_uri` gives a link the build cannot know is wrong, since it never visits the "
+            "repository. What it can know, it checks, like every setting:"
+        ),
+        code_block(WRONG_REPO, language="toml"),
+        verified_output(
+            wrong_repo,
+            expected={
+                "exit": 1,
+                "stderr": [
+                    "pyproject.toml:5: settings: repo_url must be an absolute http(s) URL, not "
+                    "'github.com/me/notes'",
+                    "pyproject.toml:6: settings: source_uri must be a path under repo_url like "
+                    "'blob/main/', not '../blob/main/'",
+                    "2 problems found",
+                ],
+            },
         ),
         heading("The sources heading"),
         paragraph(

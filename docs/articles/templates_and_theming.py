@@ -46,6 +46,12 @@ TEMPLATES = [
         "`nav`",
     ),
     ("_pager.html", "The previous and next links; included by `article.html` with the sidebar.", "`nav`"),
+    (
+        "_status.html",
+        "The marks of a draft or a scheduled revision that `--drafts` / `--future` include (nothing "
+        "for a published one); included by `article.html` and `_card.html`.",
+        "`marked` (the article, or the card's item)",
+    ),
 ]
 
 VARIABLES = [
@@ -63,15 +69,20 @@ VARIABLES = [
         "`labels`",
         "every page",
         "The site's own words in `lang`: `labels.search`, `labels.contents`, `labels.published`, "
-        "`labels.minutes` (a format string: `labels.minutes.format(n=3)`), `labels.previous`, `labels.next`…",
+        "`labels.minutes` (a format string: `labels.minutes.format(n=3)`), `labels.previous`, "
+        "`labels.next`, `labels.draft`, `labels.scheduled` (`.format(date=…)`), `labels.proof_mark` "
+        "(`{fixture}`), `labels.proof_fixtures` and `labels.proof_results` (`.format(n=…)`)…",
     ),
     ("`canonical`", "every page", "The page's absolute URL: `base_url` joined with the page's path."),
     (
         "`article`",
         "article.html",
         "`title`, `published`, `minutes`, `excerpt`, `cover` (or none), `categories` (each with "
-        "`name` and `url`), `fixtures` (ids), `verified_count`, and `body`: the article's HTML with "
-        "heading ids and highlighting, already trusted.",
+        "`name` and `url`), `fixtures` (ids), `verified_count` (its `verified_output` blocks), "
+        "`proofs` (its fixtures, as the box at the top lists them: below), `draft` (true for an "
+        "included draft), `scheduled` (the date of an included scheduled revision, or empty), and "
+        "`body`: the article's HTML with heading ids, highlighting and the mark under each verified "
+        "output, already trusted.",
     ),
     ("`toc`", "article.html", "One entry per `h2` of the body, with `anchor` and `text`."),
     (
@@ -86,7 +97,7 @@ VARIABLES = [
         "index.html, category.html",
         "The articles listed, each with `slug`, `title`, `url`, `published`, `minutes`, "
         "`excerpt`, `cover`, `lang`, `categories`, `fixtures`, `verified` (how many results are "
-        "verified) and `content_html`.",
+        "verified), `content_html`, and `draft` and `scheduled` as on the article.",
     ),
     ("`categories`", "categories.html", "Every category, each with `name`, `url` and `count`, by name."),
 ]
@@ -147,6 +158,76 @@ revisions = [
     )
 ]
 """
+
+
+PROVEN = """\
+from site_builder import Source, fixture, paragraph, revision, verified_output
+
+
+@fixture
+def delays() -> dict:
+    waits = [0.5 * 2**n for n in range(3)]
+    return {"attempts": len(waits) + 1, "delays": waits, "checks": {"threeWaits": len(waits) == 3}}
+
+
+revisions = [
+    revision(
+        slug="demo",
+        title="Demo",
+        categories=["Demo"],
+        excerpt="A draft scheduled for later, with two verified outputs.",
+        published="2027-01-15",
+        draft=True,
+        body=[
+            paragraph("Four attempts, three waits:"),
+            verified_output(delays, expected={"attempts": 4}),
+            verified_output(delays, expected={"delays": [0.5, 1.0, 2.0]}),
+        ],
+        sources=[Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")],
+    )
+]
+"""
+"""A draft dated after the demonstrations' build date, whose one fixture backs two outputs."""
+
+PROOF_PROBES = {
+    "templates/article.html": (
+        '<!doctype html>\n<html lang="{{ lang }}"><body><p>article.draft={{ article.draft }} '
+        "article.scheduled={{ article.scheduled }} article.proofs={% for p in article.proofs %}"
+        "[name={{ p.name }} anchor={{ p.anchor }} href={{ p.href }} source={{ p.source }} "
+        "results={{ p.results }} fixture={{ p.fixture }}]{% endfor %}</p>\n"
+        '<ul>{% for p in article.proofs %}<li id="{{ p.anchor }}">{{ p.name }}</li>{% endfor %}</ul>\n'
+        "<div data-pagefind-body>{{ article.body }}</div></body></html>\n"
+    ),
+    "templates/index.html": (
+        "<p>{% for i in items %}item.draft={{ i.draft }} item.scheduled={{ i.scheduled }}{% endfor %} "
+        "labels.draft={{ labels.draft }} labels.scheduled={{ labels.scheduled }} "
+        "labels.proof_mark={{ labels.proof_mark }} labels.proof_fixtures={{ labels.proof_fixtures }} "
+        "labels.proof_results={{ labels.proof_results }}</p>\n"
+    ),
+}
+"""Templates that print the variables of drafts, schedules and fixtures."""
+
+REPO = 'repo_url = "https://github.com/me/notes"\n'
+
+
+@fixture
+def proofs_and_marks() -> dict:
+    """PROVEN built with --drafts --future by PROOF_PROBES, without and with repo_url."""
+    shown: dict[str, dict[str, str]] = {}
+    bodies = []
+    for name, settings in (("withoutRepoUrl", SETTINGS), ("withRepoUrl", SETTINGS + REPO)):
+        root = site({"articles/demo.py": PROVEN} | PROOF_PROBES, settings)
+        ran = run(root, "build", "--drafts", "--future")
+        article_page, home = page(root, "articles/demo/index.html"), page(root, "index.html")
+        shown[name] = {
+            "articles/demo/index.html": re.search(r"<p>(.*?)</p>", article_page).group(1),
+            "index.html": re.search(r"<p>(.*?)</p>", home).group(1),
+        }
+        bodies.append(ran.code == 0 and article_page.count('<p class="proof"') == 2)
+    return {
+        "pages": shown,
+        "checks": {"builtWithTwoMarksInTheBody": bodies == [True, True]},
+    }
 
 
 @fixture
@@ -241,6 +322,22 @@ def escaped_title() -> dict:
 
 
 @fixture
+def theme_hooks() -> dict:
+    """The selectors of the built stylesheet's rules for the fixtures box, the marks and the statuses."""
+    root = site({"articles/demo.py": article()})
+    ran = run(root, "build")
+    css = page(root, "theme/style.css")
+    selectors = [
+        s.strip()
+        for s in re.findall(r"^([^{}\n/]*\.(?:verified|proof|status)\b[^{}\n]*)\{", css, re.MULTILINE)
+    ]
+    return {
+        "selectors": selectors,
+        "checks": {"built": ran.code == 0, "markJoinedToItsBlock": "pre:has(+ .proof)" in selectors},
+    }
+
+
+@fixture
 def highlighting() -> dict:
     """A Python code block: the article page, its contentHtml, and the theme's media queries."""
     root = site({"articles/demo.py": CODE})
@@ -290,6 +387,7 @@ templates_page = revision(
                     "_card.html",
                     "_nav.html",
                     "_pager.html",
+                    "_status.html",
                     "article.html",
                     "base.html",
                     "categories.html",
@@ -299,7 +397,7 @@ templates_page = revision(
             },
         ),
         paragraph(
-            "Five of them are pages; the three whose names begin with `_` are pieces that the pages "
+            "Five of them are pages; the four whose names begin with `_` are pieces that the pages "
             "include, and `base.html` is the frame the pages extend. Every template gets four values — "
             "`site`, `lang`, `labels` and `canonical` — and the page templates get more:"
         ),
@@ -351,6 +449,57 @@ templates_page = revision(
             "`category.html` extends `index.html` by name, so a site that overrides `index.html` "
             "changes its category pages too. And the table of contents (`toc`) has an entry for the "
             "sources heading as well, since it is an `h2` of the body like any other."
+        ),
+        heading("Fixtures, drafts and schedules in a template"),
+        paragraph(
+            "`article.proofs` lists the article's fixtures in the order its body first uses them, "
+            "one entry per fixture, as the box at the top of the package's article page shows them: "
+            "`name` (the function's name; the full id `MODULE:FUNCTION` when two fixtures of the "
+            "page share a name), `anchor` (the id of the entry in the box, `fixture-NAME`), `source` "
+            "(the URL of the fixture's `def` in the site's repository, or empty without "
+            "`repo_url`), `href` (where its marks link: `source`, or `#anchor` without a "
+            "repository), `results` (how many outputs of the article it verifies) and `fixture` "
+            "(its id). `draft` and `scheduled` tell an included draft or scheduled revision from a "
+            "published one. A fixture builds, with `--drafts --future`, a draft dated 2027-01-15 "
+            "whose one fixture backs two outputs, with templates that print these values — once "
+            'without `repo_url`, once with `repo_url = "https://github.com/me/notes"`:'
+        ),
+        code_block(PROVEN, language="python"),
+        verified_output(
+            proofs_and_marks,
+            expected={
+                "pages": {
+                    "withoutRepoUrl": {
+                        "articles/demo/index.html": "article.draft=True article.scheduled=2027-01-15 "
+                        "article.proofs=[name=delays anchor=fixture-delays href=#fixture-delays source= "
+                        "results=2 fixture=demo:delays]",
+                        "index.html": "item.draft=True item.scheduled=2027-01-15 labels.draft=Draft "
+                        "labels.scheduled=Scheduled for {date} labels.proof_mark=verified by fixture "
+                        "{fixture} labels.proof_fixtures=Fixtures that verify results: {n} "
+                        "labels.proof_results=verified results: {n}",
+                    },
+                    "withRepoUrl": {
+                        "articles/demo/index.html": "article.draft=True article.scheduled=2027-01-15 "
+                        "article.proofs=[name=delays anchor=fixture-delays "
+                        "href=https://github.com/me/notes/blob/main/articles/demo.py#L5 "
+                        "source=https://github.com/me/notes/blob/main/articles/demo.py#L5 "
+                        "results=2 fixture=demo:delays]",
+                    },
+                }
+            },
+        ),
+        paragraph(
+            "The mark under each verified output is not drawn by `article.html`: the renderer puts "
+            "it into `article.body`, so a site's own `article.html` shows it too, and "
+            "`contentHtml` in the revisions JSON never has it. Without `repo_url` each mark links to "
+            "`#` and its fixture's `anchor`, and the build's link check holds every page to its "
+            "links: an `article.html` of your own must then give some element of the page that id "
+            "(the package's puts it on the fixture's entry in the box), as the probe above does "
+            'with `<li id="{{ p.anchor }}">`, or the build fails on the marks\' links. The '
+            "ids `fixtures` and `fixture-…` are kept for these anchors: a heading of the body never "
+            "takes them. The marks of drafts and scheduled revisions come from `_status.html`, which "
+            "the package's `article.html` and `_card.html` include with `marked` set to the "
+            "article or the item; override it to change them everywhere."
         ),
         heading("Overriding a template"),
         paragraph(
@@ -431,8 +580,8 @@ templates_page = revision(
         paragraph(
             "The stylesheet is the package's `theme/style.css`, written to `/theme/style.css` in every "
             "build along with the favicon; there is no theme setting. It sets a readable measure, "
-            "styles the cards, the table of contents, the verified-results note, the sidebar and the "
-            "pager, and colours Pagefind's search box with the theme's colours. Everything is drawn "
+            "styles the cards, the table of contents, the box of fixtures, the marks, the sidebar and "
+            "the pager, and colours Pagefind's search box with the theme's colours. Everything is drawn "
             "from a few CSS custom properties (`--bg`, `--fg`, `--accent`, `--code-bg`…) so that:"
         ),
         unordered_list(
@@ -443,6 +592,34 @@ templates_page = revision(
                 "and writes each external link's address after it;",
                 "**wide screens** (62rem and up) put the ordered navigation in a sidebar beside the article.",
             ]
+        ),
+        paragraph(
+            "What readers see of the checking has classes of its own, for a site that restyles it in "
+            "a stylesheet of its own: `.verified` is the box of fixtures at the top of an article "
+            "(its targeted entry outlined when a mark is followed), `.proof` the mark under each "
+            "verified output — a strip joined to the bottom of the code block, a ✓ before it, in "
+            'the theme\'s "verified" green (`--ok`), in light, dark and print — and `.status` / '
+            "`.status-mark` the dashed marks of an included draft or scheduled revision. The "
+            "selectors of their rules in the built stylesheet:"
+        ),
+        verified_output(
+            theme_hooks,
+            expected={
+                "selectors": [
+                    ".verified",
+                    ".verified h2, .verified p",
+                    ".verified ul",
+                    ".verified li",
+                    ".verified li:target",
+                    "pre:has(+ .proof)",
+                    ".proof",
+                    ".proof::before",
+                    ".proof a, .proof a:visited",
+                    ".proof code",
+                    ".status",
+                    ".status-mark",
+                ]
+            },
         ),
         heading("Code highlighting"),
         paragraph(

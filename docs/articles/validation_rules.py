@@ -69,7 +69,7 @@ revisions = [
     ),
     revision(
         slug="retry", title="Second", categories=["Notes"], excerpt="The same slug again.",
-        published="2026-12-02", body=TEXT, sources=[SPEC],
+        published="2026-11-30", body=TEXT, sources=[SPEC],
     ),
     revision(
         slug="no-category", title="None", categories=[], excerpt="No category at all.",
@@ -359,6 +359,37 @@ revisions = [
 ]
 """
 
+LEFT_OUT = """\
+from site_builder import Source, paragraph, revision
+
+SPEC = Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")
+TEXT = [paragraph("Long enough for this small site.")]
+
+revisions = [
+    revision(
+        slug="teaser", title="Teaser", categories=["Notes"], excerpt="Links to what comes.",
+        published="2026-12-01", sources=[SPEC],
+        body=[paragraph("Soon: [a draft](/articles/half-written/) and [a gift](/articles/gift/#top).")],
+    ),
+    revision(
+        slug="half-written", title="Draft", categories=["Notes"], excerpt="Not ready.",
+        published="2026-11-20", draft=True, body=TEXT, sources=[SPEC],
+    ),
+    revision(
+        slug="gift", title="Gift", categories=["Notes"], excerpt="Not yet.",
+        published="2026-12-24", body=TEXT, sources=[SPEC],
+    ),
+]
+"""
+"""A published revision linking to a draft and to a scheduled revision; the nav lists the latter."""
+
+LEFT_OUT_NAV = """\
+
+[[tool.site_builder.nav]]
+section = "Start here"
+pages = [["teaser", "Teaser"], ["gift", "The gift"]]
+"""
+
 
 # --- fixtures ----------------------------------------------------------------------------------
 
@@ -477,6 +508,18 @@ def settings_file() -> dict:
 
 
 @fixture
+def left_out() -> dict:
+    """Links and a nav entry to revisions a build leaves out; then the same site with both flags."""
+    report = _report({"articles/post.py": LEFT_OUT}, planted=3, settings=SETTINGS + LEFT_OUT_NAV)
+    previewed = run(
+        site({"articles/post.py": LEFT_OUT}, SETTINGS + LEFT_OUT_NAV), "validate", "--drafts", "--future"
+    )
+    report["withDraftsAndFuture"] = {"exit": previewed.code, "stderr": previewed.lines}
+    report["checks"]["flagsMakeItValid"] = previewed.code == 0
+    return report
+
+
+@fixture
 def fixtures() -> dict:
     """A failing check, a fixture with an argument, a drifted output, a block backed by no fixture."""
     return _report({"articles/post.py": FIXTURES}, planted=4)
@@ -531,8 +574,8 @@ rules = revision(
         heading("Required fields and their types"),
         paragraph(
             "`revision(...)` takes keyword arguments only. `slug`, `title`, `categories`, "
-            "`excerpt`, `published`, `body` and `sources` are required; `cover`, `lang` and "
-            "`reading_minutes` are optional. None of these mistakes stops the module from "
+            "`excerpt`, `published`, `body` and `sources` are required; `cover`, `lang`, "
+            "`reading_minutes` and `draft` are optional. None of these mistakes stops the module from "
             "importing: `revision` records each one at the line of its call and validation "
             "reports them with everything else."
         ),
@@ -572,8 +615,8 @@ rules = revision(
                 "**`field-type`** — a text field must be a `str`; `categories`, `body` and "
                 "`sources` must be lists (a tuple also works); every category a `str`; "
                 "`reading_minutes` a whole number of at least 1 (leave it out and the tool "
-                'computes it). A lone string is not a list: `categories="Notes"` is reported, '
-                "not read as one category.",
+                "computes it); `draft` exactly `True` or `False`. A lone string is not a list: "
+                '`categories="Notes"` is reported, not read as one category.',
             ]
         ),
         # --- names
@@ -1009,7 +1052,9 @@ rules = revision(
                 "`base_url` that is not an absolute `http(s)` URL, a `language` that is not a "
                 "tag, a negative limit, a `fixture_timeout` of 0 or less, an `*_dir` outside "
                 "the site root, a character XML forbids, a `sources_heading` whose labels are not "
-                "all non-empty text, and `min_body_chars` greater than "
+                "all non-empty text, a `repo_url` that is not an absolute `http(s)` URL (or has a "
+                "query or a fragment), a `source_uri` that is not a relative path, "
+                "and `min_body_chars` greater than "
                 "`max_body_chars` (reported at the `min_body_chars` line).",
                 "**`nav`** — an entry of `[[tool.site_builder.nav]]` (the reading order of the "
                 "sidebar) names no article, or names one twice.",
@@ -1033,6 +1078,61 @@ rules = revision(
                     ],
                 },
                 "summary": "2 problems found",
+            },
+        ),
+        # --- left out
+        heading("Links to drafts and scheduled revisions"),
+        paragraph(
+            "A build leaves out drafts and revisions dated after the build's date (see [Writing an "
+            "article](/articles/writing-articles/)). A revision it publishes that links to one of "
+            "them would send readers to a page that does not exist, so that link is a problem, at "
+            "the line of the helper call that holds it (or of `revision(` for a `cover`), naming "
+            "the revision and the flag that would include it. The ordered navigation may not list "
+            "such a revision either. `validate`, the pytest plugin and `build` all report it. In this "
+            "site, `articles/post.py` holds a published revision, a draft and a scheduled one, and "
+            "the navigation in `pyproject.toml` lists `teaser` and `gift`:"
+        ),
+        code_block(LEFT_OUT, language="python"),
+        code_block(SETTINGS + LEFT_OUT_NAV, language="toml"),
+        verified_output(
+            left_out,
+            expected={
+                "exit": 1,
+                "problems": {
+                    "left-out": [
+                        "articles/post.py:10: teaser: '/articles/gift/#top' links to 'gift', which this "
+                        "build leaves out (scheduled for 2026-12-24); --future includes it",
+                        "articles/post.py:10: teaser: '/articles/half-written/' links to "
+                        "'half-written', which this build leaves out (a draft); --drafts includes it",
+                    ],
+                    "nav": [
+                        "pyproject.toml:9: settings: nav lists 'gift', which this build leaves out "
+                        "(scheduled for 2026-12-24); --future includes it",
+                    ],
+                },
+                "summary": "3 problems found",
+            },
+        ),
+        unordered_list(
+            [
+                "**`left-out`** — a published revision links to a draft or a scheduled revision (or "
+                "to the page of a category that lists only such revisions). Remove the link until "
+                "the target is published — the text you wrote is never changed silently — or "
+                "preview with the flag the message names. A link *from* a revision that is itself "
+                "left out is not judged this way; its target must still exist, like any link's.",
+                "**`nav`** — the navigation lists a revision the build leaves out; add the entry "
+                "on the day the revision is published.",
+            ]
+        ),
+        paragraph(
+            "The flags change what the site publishes, so they change this judgement: "
+            "`site-builder validate --drafts --future` checks the preview that `build --drafts "
+            "--future` writes, and there both links are fine:"
+        ),
+        verified_output(
+            left_out,
+            expected={
+                "withDraftsAndFuture": {"exit": 0, "stderr": ["ok: 3 revisions valid, 0 fixtures passed"]},
             },
         ),
         # --- fixtures

@@ -1,9 +1,12 @@
 """Documentation: a batch module, revision() and its fields, Source, and every helper's markup."""
 
+import datetime
 import json
+import re
 
 from _html_probe import attrs_of, tags_of, text_of
-from _tool import run, site
+from _pages_kit import page, without_seconds
+from _tool import BUILD_DATE, SOURCE_DATE_EPOCH, run, site
 
 from site_builder import (
     Markup,
@@ -47,7 +50,7 @@ full = revision(
     title="A note with every field",
     categories=["Notes", "Examples"],
     excerpt="The optional fields too.",
-    published="2026-12-02",
+    published="2026-11-30",
     cover="/assets/cover.svg",
     lang="de",
     reading_minutes=7,
@@ -94,7 +97,7 @@ revisions = [
         slug="Field-Mistakes",
         title="Field mistakes",
         categories=[],
-        published="2026-12-31",
+        published="2026-11-30",
         lang="english",
         reading_minute=3,
         body=[
@@ -123,6 +126,158 @@ def field_mistakes() -> dict:
             "countMatches": ran.lines[-1] == f"{len(problems)} problems found",
             "suggestsTheField": any("did you mean 'reading_minutes'" in line for line in problems),
         },
+    }
+
+
+# --- Drafts and scheduled revisions: what a build leaves out, and what includes it.
+
+SCHEDULE_BATCH = """\
+from site_builder import Source, paragraph, revision
+
+SPEC = Source(title="CommonMark Spec", url="https://spec.commonmark.org/0.31.2/", note="syntax")
+TEXT = [paragraph("A paragraph long enough for this small site.")]
+
+revisions = [
+    revision(
+        slug="out-today", title="Out today", categories=["Notes"], excerpt="Published.",
+        published="2026-12-01", body=TEXT, sources=[SPEC],
+    ),
+    revision(
+        slug="half-written", title="Half written", categories=["Notes"], excerpt="Not ready.",
+        published="2026-11-20", draft=True, body=TEXT, sources=[SPEC],
+    ),
+    revision(
+        slug="for-christmas", title="For Christmas", categories=["Notes"], excerpt="Not yet.",
+        published="2026-12-24", body=TEXT, sources=[SPEC],
+    ),
+]
+"""
+CHRISTMAS_EPOCH = "1798070400"
+"""2026-12-24 00:00 UTC, in seconds since 1970-01-01 00:00 UTC."""
+
+DRAFT_MISTAKES = """\
+from site_builder import Source, paragraph, revision
+
+revisions = [
+    revision(
+        slug="not-sure",
+        title="Not sure",
+        categories=["Notes"],
+        excerpt="A draft flag that is not a bool, and a misspelt one.",
+        published="2026-12-01",
+        draft="yes",
+        drafts=True,
+        body=[paragraph("A paragraph long enough for this small site.")],
+        sources=[Source(title="CommonMark Spec", url="https://spec.commonmark.org/0.31.2/", note="syntax")],
+    )
+]
+"""
+
+
+def _day(epoch: str) -> str:
+    """The UTC date of a ``SOURCE_DATE_EPOCH`` value."""
+    return datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).date().isoformat()
+
+
+def _published(root, out: str = "build") -> dict:
+    """What one build of the schedule site published: article pages, feed, sitemap, search, JSON."""
+    folder = root / out
+    search = json.loads(page(root, "pagefind/pagefind-entry.json", out))
+    return {
+        "articlePages": sorted(p.name for p in (folder / "articles").iterdir()),
+        "feedEntries": re.findall(r"<entry[^>]*>\s*<title>([^<]*)</title>", page(root, "feed.xml", out)),
+        "sitemapArticles": re.findall(r"<loc>[^<]*/articles/([^/<]*)/</loc>", page(root, "sitemap.xml", out)),
+        "pagesInTheSearchIndex": sum(lang["page_count"] for lang in search["languages"].values()),
+        "revisionsJson": [r["slug"] for r in json.loads(page(root, "revisions.json", out))],
+    }
+
+
+@fixture
+def drafts_and_schedule() -> dict:
+    """The schedule site built on 2026-12-01, with --drafts --future, and on 2026-12-24."""
+    root = site({"articles/notes.py": SCHEDULE_BATCH})
+    built = run(root, "build")
+    default = _published(root)
+    checked = run(root, "validate")
+    preview = run(root, "build", "--drafts", "--future", "--out", str(root / "preview"))
+    included = _published(root, "preview")
+    marks = {
+        slug: re.findall(r'<p class="status".*</p>', page(root, f"articles/{slug}/index.html", "preview"))
+        for slug in included["articlePages"]
+    }
+    later = run(root, "build", env={"SOURCE_DATE_EPOCH": CHRISTMAS_EPOCH})
+    return {
+        "build": {"stderr": [without_seconds(line) for line in built.lines]} | default,
+        "validate": checked.lines,
+        "withDraftsAndFuture": {
+            "stderr": [without_seconds(line) for line in preview.lines],
+            "articlePages": included["articlePages"],
+            "marks": marks,
+        },
+        "builtOn2026-12-24": {
+            "stderr": [without_seconds(line) for line in later.lines],
+            "articlePages": _published(root)["articlePages"],
+        },
+        "checks": {
+            "allExitZero": built.code == checked.code == preview.code == later.code == 0,
+            "epochsAreThoseDays": [_day(SOURCE_DATE_EPOCH), _day(CHRISTMAS_EPOCH)]
+            == [BUILD_DATE, "2026-12-24"],
+            "flagsPutAllThreeEverywhere": len(included["feedEntries"])
+            == len(included["sitemapArticles"])
+            == included["pagesInTheSearchIndex"]
+            == len(included["revisionsJson"])
+            == 3,
+            "cardsMarkedToo": page(root, "index.html", "preview").count('class="status-mark"') == 2,
+        },
+    }
+
+
+MARKED_BATCH = """\
+from site_builder import Source, paragraph, revision
+
+SPEC = Source(title="CommonMark Spec", url="https://spec.commonmark.org/0.31.2/", note="syntax")
+
+revisions = [
+    revision(
+        slug=f"later-{lang}", title=f"Later ({lang})", categories=["Notes"], excerpt="A draft, for later.",
+        published="2027-01-15", draft=True, lang=lang, sources=[SPEC],
+        body=[paragraph("A paragraph long enough for this small site.")],
+    )
+    for lang in ("en", "ru", "ko")
+]
+"""
+
+
+@fixture
+def marks_by_language() -> dict:
+    """Drafts dated later in three languages, built with --drafts --future: each page's marks."""
+    root = site({"articles/later.py": MARKED_BATCH})
+    ran = run(root, "build", "--drafts", "--future")
+    shown = {}
+    for lang in ("en", "ru", "ko"):
+        status = re.search(r'<p class="status".*?</p>', page(root, f"articles/later-{lang}/index.html"))
+        shown[lang] = (
+            re.findall(r'<strong class="status-mark">(.*?)</strong>', status.group(0)) if status else []
+        )
+    left_out = run(root, "build", "--future", "--out", str(root / "future-only"))
+    return {
+        "marks": shown,
+        "withFutureOnly": [without_seconds(line) for line in left_out.lines],
+        "checks": {
+            "built": ran.code == 0 and left_out.code == 0,
+            "twoMarksEach": all(len(marks) == 2 for marks in shown.values()),
+        },
+    }
+
+
+@fixture
+def draft_mistakes() -> dict:
+    """A draft flag that is not a bool, and a misspelt one."""
+    ran = run(site({"articles/drafts.py": DRAFT_MISTAKES}), "validate")
+    return {
+        "exit": ran.code,
+        "stderr": ran.lines,
+        "checks": {"exitsWithOne": ran.code == 1, "twoProblems": ran.lines[-1] == "2 problems found"},
     }
 
 
@@ -541,7 +696,7 @@ writing = revision(
                         "lang": "de",
                         "readingMinutes": 7,
                         "batch": "notes",
-                        "published": "2026-12-02",
+                        "published": "2026-11-30",
                     },
                 ],
             },
@@ -553,7 +708,7 @@ writing = revision(
         ),
         heading("The fields of revision()"),
         paragraph(
-            "`revision` takes keyword arguments only. Seven fields are required and three are optional:"
+            "`revision` takes keyword arguments only. Seven fields are required and four are optional:"
         ),
         data_table(
             "The fields of revision()",
@@ -574,7 +729,13 @@ writing = revision(
                     "At least one, none empty. Each category gets a page under `/categories/`.",
                 ],
                 ["`excerpt`", "yes", "`str`", "Plain-text summary for lists and the feed, not empty."],
-                ["`published`", "yes", "`str`", "An ISO date `YYYY-MM-DD` that exists on the calendar."],
+                [
+                    "`published`",
+                    "yes",
+                    "`str`",
+                    "An ISO date `YYYY-MM-DD` that exists on the calendar. A date after the build's date "
+                    "makes the revision *scheduled* (see below).",
+                ],
                 [
                     "`body`",
                     "yes",
@@ -605,6 +766,13 @@ writing = revision(
                     "no",
                     "`int`",
                     "Computed from the body text. A whole number of at least 1 replaces it.",
+                ],
+                [
+                    "`draft`",
+                    "no",
+                    "`bool`",
+                    "`False`. `True` makes the revision a draft: checked, but left out of the site "
+                    "(see below).",
                 ],
             ],
         ),
@@ -653,6 +821,145 @@ writing = revision(
             "Problems about the revision's own fields point at the line of `revision(`; a problem "
             "with a source points at the line of its `Source(`, and a problem inside a helper at the "
             "line of that helper call. An unknown keyword comes with the closest field name."
+        ),
+        heading("Drafts and scheduled revisions"),
+        paragraph(
+            "Two things keep a revision that is valid off the site: `draft=True`, and a `published` "
+            "date after the build's date — a *scheduled* revision. Either way the revision is checked "
+            "like any other: its fields, its links and its `verified_output` blocks, and its fixtures "
+            "run, so a draft cannot hide a broken fixture. Only publishing depends on it. A build "
+            "leaves the revision out of everything it writes: it gets no page and no card on the home "
+            "page or its categories' pages, no entry in the feed, the sitemap or the search index, and "
+            "no object in `revisions.json` or in what `site-builder revisions` prints. A category "
+            "whose every revision is left out gets no page either."
+        ),
+        paragraph(
+            "**The build's date** is today's date in UTC — or, when the environment variable "
+            "`SOURCE_DATE_EPOCH` is set, the UTC date of that moment (a number of seconds since "
+            "1970-01-01 00:00 UTC, the convention of reproducible builds). A revision dated the "
+            "build's date itself is published. UTC rather than the computer's own time zone, because "
+            "the same input must give the same site everywhere: for nine hours of every day a laptop "
+            "in Seoul is a day ahead of a CI runner in UTC, and one of them would publish a revision "
+            "that the other leaves out. The same `SOURCE_DATE_EPOCH` gives the same bytes, every file."
+        ),
+        paragraph(
+            "This batch, `articles/notes.py`, holds one revision of each kind. Every demonstration on "
+            f"these pages runs with `SOURCE_DATE_EPOCH={SOURCE_DATE_EPOCH}`, which is {BUILD_DATE} "
+            "00:00 UTC, so the build's date below is that day, whatever day you read this. `build` "
+            "says what it left out and why, on the line after its summary; `validate` judges all three "
+            "revisions (its `ok:` line counts them) and says what a build would leave out. Then the "
+            "build's article pages, the titles in the feed, the articles in the sitemap, the pages in "
+            "the search index and the slugs of `revisions.json` (the summary's time left out):"
+        ),
+        code_block(SCHEDULE_BATCH, language="python"),
+        verified_output(
+            drafts_and_schedule,
+            expected={
+                "build": {
+                    "stderr": [
+                        "built 1 revisions, 5 pages",
+                        "left out 1 draft and 1 scheduled revision (due 2026-12-24); "
+                        "--drafts / --future include them",
+                    ],
+                    "articlePages": ["out-today"],
+                    "feedEntries": ["Out today"],
+                    "sitemapArticles": ["out-today"],
+                    "pagesInTheSearchIndex": 1,
+                    "revisionsJson": ["out-today"],
+                },
+                "validate": [
+                    "ok: 3 revisions valid, 0 fixtures passed",
+                    "a build leaves out 1 draft and 1 scheduled revision (due 2026-12-24); "
+                    "--drafts / --future include them",
+                ],
+            },
+        ),
+        paragraph(
+            "To see them before they are published, add `--drafts` (drafts), `--future` (scheduled "
+            "revisions) or both, to `build`, `serve`, `validate` or `revisions` "
+            "([Commands](/articles/commands/) has the details). A revision they include is marked "
+            "under its date line, on its page and on its card in the lists, so a preview is never "
+            "mistaken for the site. The fixture built this preview into another folder with "
+            "`--drafts --future --out …`; the marks of each page:"
+        ),
+        verified_output(
+            drafts_and_schedule,
+            expected={
+                "withDraftsAndFuture": {
+                    "stderr": ["built 3 revisions, 7 pages"],
+                    "articlePages": ["for-christmas", "half-written", "out-today"],
+                    "marks": {
+                        "for-christmas": [
+                            '<p class="status" data-pagefind-ignore><strong class="status-mark">'
+                            "Scheduled for 2026-12-24</strong></p>"
+                        ],
+                        "half-written": [
+                            '<p class="status" data-pagefind-ignore><strong class="status-mark">'
+                            "Draft</strong></p>"
+                        ],
+                        "out-today": [],
+                    },
+                },
+            },
+        ),
+        paragraph(
+            "The marks are the site's own words, in the page's language, and like the rest of the "
+            "page's chrome they are left out of search excerpts (`data-pagefind-ignore`). A draft "
+            "dated later carries both marks, and counts as a draft: it needs `--drafts` whatever its "
+            "date. Drafts dated 2027-01-15 in English, Russian and Korean, built with both flags, and "
+            "the same site built with `--future` alone:"
+        ),
+        verified_output(
+            marks_by_language,
+            expected={
+                "marks": {
+                    "en": ["Draft", "Scheduled for 2027-01-15"],
+                    "ru": ["Черновик", "Запланировано на 2027-01-15"],
+                    "ko": ["초안", "2027-01-15 게시 예정"],
+                },
+                "withFutureOnly": ["built 0 revisions, 3 pages", "left out 3 drafts; --drafts includes them"],
+            },
+        ),
+        paragraph(
+            "A scheduled revision needs no change to appear: the first build on or after its date "
+            "publishes it. The same site built with `SOURCE_DATE_EPOCH=1798070400` (2026-12-24 "
+            "00:00 UTC):"
+        ),
+        verified_output(
+            drafts_and_schedule,
+            expected={
+                "builtOn2026-12-24": {
+                    "stderr": ["built 2 revisions, 6 pages", "left out 1 draft; --drafts includes it"],
+                    "articlePages": ["for-christmas", "out-today"],
+                },
+            },
+        ),
+        paragraph(
+            "But a built site is a folder of files: nothing changes in it until the next build. A "
+            "revision scheduled for the 24th is on the site on the 24th only if a build runs that day — "
+            "[Deploying](/articles/deploying/) shows a workflow that builds every day. To publish a "
+            "draft, remove `draft=True` (or write `draft=False`)."
+        ),
+        paragraph(
+            "`draft` must be `True` or `False` — a string is a problem, not read as true — and a "
+            "misspelt keyword gets the usual suggestion:"
+        ),
+        code_block(DRAFT_MISTAKES, language="python"),
+        verified_output(
+            draft_mistakes,
+            expected={
+                "exit": 1,
+                "stderr": [
+                    "articles/drafts.py:4: not-sure: draft must be True or False, not 'yes'",
+                    "articles/drafts.py:4: not-sure: unknown field 'drafts'; did you mean 'draft'?",
+                    "2 problems found",
+                ],
+            },
+        ),
+        paragraph(
+            "One more rule comes with drafts: a revision the build publishes may not link to one it "
+            "leaves out, since that link would lead nowhere on the site. "
+            "[Validation rules](/articles/validation-rules/) shows the problem and the ways out."
         ),
         heading("Citing sources"),
         paragraph(

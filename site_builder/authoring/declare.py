@@ -1,13 +1,13 @@
 """``revision(...)`` and ``@fixture``: how an article batch declares its content.
 
 Both take whatever the author passes and never raise for a mistake: a missing
-field, an unknown field or a wrong type becomes a :class:`Flaw` at the line of
-the call, so every problem of every batch is reported in one run.
+field, an unknown field or a wrong type becomes a :class:`Flaw` at the line the
+author wrote that field on (a missing one: the line of the call), so every
+problem of every batch is reported in one run.
 """
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import linecache
 import re
@@ -15,20 +15,31 @@ from collections.abc import Callable, Sequence
 
 from markupsafe import Markup
 
-from site_builder.authoring.model import CallSite, Fixture, Flaw, Revision, Source, call_site
-from site_builder.errors import a_kind
+from site_builder.authoring.arguments import Keywords, call_keywords
+from site_builder.authoring.model import (
+    CallSite,
+    Fixture,
+    Flaw,
+    Revision,
+    Source,
+    author_frame,
+    call_site,
+    field_site,
+)
+from site_builder.errors import a_kind, did_you_mean
 
 _REQUIRED = ("slug", "title", "categories", "excerpt", "published", "body", "sources")
 _FIELDS = (*_REQUIRED, "cover", "lang", "reading_minutes", "draft")
 
 
 class _Checker:
-    def __init__(self, site: CallSite) -> None:
-        self.site = site
+    def __init__(self, site: CallSite, lines: Keywords) -> None:
+        self.site, self.lines = site, lines
         self.flaws: list[Flaw] = []
 
-    def flaw(self, rule: str, message: str, field: str = "") -> None:
-        self.flaws.append(Flaw(self.site, rule, message, field))
+    def flaw(self, rule: str, message: str, field: str = "", *, at: str = "") -> None:
+        """A flaw at the line of keyword ``at`` (or ``field``), else at the call's first line."""
+        self.flaws.append(Flaw(field_site(self.site, self.lines, at or field), rule, message, field))
 
     def text(self, name: str, value: object, *, optional: bool = False) -> str | None:
         if value is None:
@@ -66,11 +77,10 @@ def revision(
     **unknown: object,
 ) -> Revision:
     """Declare one revision of an article; validation checks it against the site."""
-    check = _Checker(call_site())
+    frame = author_frame()
+    check = _Checker(CallSite(frame.f_code.co_filename, frame.f_lineno), call_keywords(frame))
     for name in sorted(unknown):
-        close = difflib.get_close_matches(name, _FIELDS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        check.flaw("unknown-field", f"unknown field {name!r}{hint}")
+        check.flaw("unknown-field", f"unknown field {name!r}{did_you_mean(name, _FIELDS)}", at=name)
     return Revision(
         slug=check.text("slug", slug) or "",
         title=check.text("title", title) or "",
@@ -85,6 +95,7 @@ def revision(
         draft=_draft(check, draft),  # before ``flaws``: it may add one
         site=check.site,
         flaws=tuple(check.flaws),
+        lines=check.lines,
     )
 
 
@@ -94,7 +105,9 @@ def _categories(check: _Checker, value: object) -> tuple[str, ...]:
         if isinstance(item, str):
             found.append(item)
         else:
-            check.flaw("field-type", f"category {n} must be a str, not {type(item).__name__}")
+            check.flaw(
+                "field-type", f"category {n} must be a str, not {type(item).__name__}", at="categories"
+            )
     return tuple(found)
 
 
@@ -104,9 +117,10 @@ def _body(check: _Checker, value: object) -> tuple[Markup, ...]:
         if isinstance(item, Markup):
             found.append(item)
         elif isinstance(item, str):
-            check.flaw("body-type", f"body item {n} is plain text; wrap it in paragraph() or markdown()")
+            message = f"body item {n} is plain text; wrap it in paragraph() or markdown()"
+            check.flaw("body-type", message, at="body")
         else:
-            check.flaw("body-type", f"body item {n} is {a_kind(item)}, not a helper block")
+            check.flaw("body-type", f"body item {n} is {a_kind(item)}, not a helper block", at="body")
     return tuple(found)
 
 
@@ -116,7 +130,8 @@ def _sources(check: _Checker, value: object) -> tuple[Source, ...]:
         if isinstance(item, Source):
             found.append(item)
         else:
-            check.flaw("field-type", f"source {n} must be a Source(...), not {type(item).__name__}")
+            message = f"source {n} must be a Source(...), not {type(item).__name__}"
+            check.flaw("field-type", message, at="sources")
     return tuple(found)
 
 
@@ -125,7 +140,8 @@ def _minutes(check: _Checker, value: object) -> int | None:
         return None
     if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
         return value
-    check.flaw("field-type", f"reading_minutes must be a whole number of at least 1, not {value!r}")
+    message = f"reading_minutes must be a whole number of at least 1, not {value!r}"
+    check.flaw("field-type", message, at="reading_minutes")
     return None
 
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import FrameType
 
 from markupsafe import Markup
+
+from site_builder.authoring.arguments import Keywords
 
 _PACKAGE = __name__.partition(".")[0]
 
@@ -32,10 +35,16 @@ class CallSite:
 
 def call_site() -> CallSite:
     """Return the nearest caller outside this package (the author's line)."""
+    frame = author_frame()
+    return CallSite(frame.f_code.co_filename, frame.f_lineno)
+
+
+def author_frame() -> FrameType:
+    """The frame of the nearest caller outside this package: the author's call."""
     frame = sys._getframe(1)
     while frame.f_back is not None and _in_package(frame.f_globals.get("__name__")):
         frame = frame.f_back
-    return CallSite(frame.f_code.co_filename, frame.f_lineno)
+    return frame
 
 
 def _in_package(module: object) -> bool:
@@ -172,3 +181,15 @@ class Revision:
     """Wrong types, missing fields and unknown fields found at the call."""
     draft: bool = False
     """Left out of the site unless the build includes drafts (``--drafts``)."""
+    lines: Keywords = field(default_factory=Keywords, compare=False, repr=False)
+    """Where each keyword the author passed was written."""
+
+    def at(self, name: str) -> CallSite:
+        """Where the field ``name`` was written; the ``revision(`` line when it was not passed."""
+        return field_site(self.site, self.lines, name)
+
+
+def field_site(site: CallSite, keywords: Keywords, name: str) -> CallSite:
+    """The line of keyword ``name`` of the call at ``site``, or ``site`` itself."""
+    line = keywords.line(name) if name else None
+    return site if line is None else CallSite(site.path, line)

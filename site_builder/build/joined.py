@@ -48,7 +48,7 @@ def write_joined(
         steps.append(revisions)
     where = [(part.texts, n) for part in summaries for n in range(len(part.items))]
     digest = hashlib.sha256(b"feed.xml\0" + feed_head(settings, items, today=today))
-    for n in feed_order(items):
+    for n in feed_order(items, settings.feed_limit):  # only the entries the feed holds
         texts, number = where[n]
         digest.update(texts.digests[number + 1].encode())
     known["feed.xml"] = digest.hexdigest()

@@ -9,8 +9,9 @@ links, index, swap the new site in whole and remember what it learned:
    into the staging folder (all in :func:`site_builder.build.batch.summarize`);
 5. judge the site as a whole: unique slugs, link targets, claims against outcomes;
 6. render the rest (lists, sitemap, feed, ``revisions.json``) and stage it;
-7. check the links of every staged page; 8. finish the search index (each shard
-   was started as soon as its last batch was staged, while step 1 still ran);
+7. check the links of every staged page (a fault there is a template's, reported at
+   the template's line); 8. finish the search index (each shard was started as soon as
+   its last batch was staged, while step 1 still ran);
 9. swap the staging folder in; 10. remember, for the next build.
 """
 
@@ -35,7 +36,8 @@ from site_builder.build.workers import Job
 from site_builder.build.written import Written, stats
 from site_builder.check.linkcheck import Scan, check_scanned
 from site_builder.check.schedule import Omitted, Window
-from site_builder.errors import Problem, SiteBuilderError
+from site_builder.check.templates import Templates
+from site_builder.errors import Problem, SiteBuilderError, errors_in
 from site_builder.search.indexing import Index, Indexing
 from site_builder.search.pagefind import SCRIPT, UI_FILES
 
@@ -56,6 +58,8 @@ class Built:
     """Nothing had changed since the last build: nothing was written."""
     omitted: Omitted = field(default_factory=Omitted)
     """What the build left out (drafts, scheduled revisions)."""
+    warnings: tuple[Problem, ...] = ()
+    """Likely mistakes that did not stop the build (of the last build, when nothing changed)."""
 
 
 Report = Callable[[str], None]
@@ -75,6 +79,8 @@ class _Build:
     """This build's scratch folder: the batches' texts, new search bundles."""
     indexing: Indexing
     report: Report
+    jobs: int = 1
+    """Worker processes it may use."""
 
 
 def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing) -> Built:
@@ -86,7 +92,15 @@ def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing
         message = f"cannot clean up what an interrupted build left beside {target}: {exc}"
         raise SiteBuilderError(message) from exc
     if (done := plan.unchanged) is not None:
-        return Built((), done.revisions, done.pages, len(done.files), unchanged=True, omitted=done.omitted)
+        return Built(
+            (),
+            done.revisions,
+            done.pages,
+            len(done.files),
+            unchanged=True,
+            omitted=done.omitted,
+            warnings=done.warnings,
+        )
     stage = _open_stage(plan)
     reuse = plan.reuse
     spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
@@ -128,13 +142,13 @@ def _build_into(plan: Plan, stage: staging.Stage, spool: Path, jobs: int | None,
         settings.base_path,
     )
     indexing.start([path.stem for path in plan.inputs.keys])
-    run = _Build(plan, stage, spool, indexing, report)
+    run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs())
     # One thread joins revisions.json and the feed (the kernel copies, the interpreter is
     # free) while this one goes on; a failed build waits only for the copy under way.
     copier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join")
     try:
         judged = _load(run, jobs)  # 1-5
-        if judged.problems:
+        if errors_in(judged.problems):
             return Built(judged.problems, judged.revisions, 0, 0)
         return _finish(run, judged, copier)  # 6-10
     finally:
@@ -171,7 +185,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
 def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     """Steps 6-10."""
     run.report("rendering")
-    staged = stage_rest(run.plan, judged.summaries, run.stage, copier.submit)  # 6.
+    staged = stage_rest(run.plan, judged.summaries, run.stage, copier.submit, run.jobs)  # 6.
     if staged.problems:
         return Built(staged.problems, judged.revisions, 0, 0)
     run.report("indexing for search, checking links")
@@ -196,11 +210,11 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
             staged.lists,
             judged.batches,
             index,
+            staged.covers,
         )
         run.plan.reuse.remember(memory)
-    return Built(
-        (), judged.revisions, written.record.pages, len(written.record.files), omitted=written.record.omitted
-    )
+    pages, files, record = written.record.pages, len(written.record.files), written.record
+    return Built((), judged.revisions, pages, files, omitted=record.omitted, warnings=record.warnings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +236,12 @@ def _check_links(run: _Build, staged: Staged, *, keep: bool) -> _Links:
     pages = staged.pages
     only = to_check(last, context, pages)
     base_path = plan.project.settings.base_path
-    problems = check_scanned(scanned, files, plan.target.name, only, base_path=base_path)
+    templates = Templates(plan.project.root)
+
+    def locate(page: str, rule: str, tag: str, url: str) -> tuple[str, int, str]:
+        return templates.locate(page, rule, tag, url, base_path)
+
+    problems = check_scanned(scanned, files, locate, only, base_path=base_path)
     memory = (
         links_after(last, only, scanned, files, pages, plan.inputs.key, context, base_path=base_path)
         if keep
@@ -255,6 +274,7 @@ def _swap(run: _Build, judged: Judged, staged: Staged, index: Index) -> _Swapped
     listed = stats(run.stage.folder)
     spare = plan.reuse.spare() if plan.reuse is not None else None
     kept_old = staging.swap(run.stage.folder, plan.target, spare)
+    warnings = tuple(p for p in judged.problems if p.severity == "warning")
     window = Window.of(plan.schedule, judged.timings(), published=judged.revisions > 0)
     record = Written(
         plan.inputs.key,
@@ -265,6 +285,7 @@ def _swap(run: _Build, judged: Judged, staged: Staged, index: Index) -> _Swapped
         index.bundles,
         window,
         judged.omitted(),
+        warnings,
     )
     return _Swapped(record, kept_old)
 

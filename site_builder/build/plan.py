@@ -47,13 +47,26 @@ def plan_build(
     (default: today's, or ``SOURCE_DATE_EPOCH``'s, without drafts or scheduled revisions)."""
     schedule = schedule or Schedule.now()
     target = project.output(out)
-    if target == project.root or project.root.is_relative_to(target):
-        raise UsageError(f"the output folder {target} would replace the site itself; choose another --out")
+    _check_target(project, target)
     reuse = Reuse.of(project.root, target) if cache else None
     inputs = hash_inputs(project, target, reuse.stamps() if reuse is not None else None)
     live = reuse.live() if reuse is not None else None
     unchanged = _unchanged(project, target, inputs, live, schedule)
     return Plan(project, target, inputs, reuse, live, unchanged, schedule)
+
+
+def _check_target(project: Project, target: Path) -> None:
+    """A build replaces its output folder whole: never the site, its sources, or a file."""
+    if target == project.root or project.root.is_relative_to(target):
+        raise UsageError(f"the output folder {target} would replace the site itself; choose another --out")
+    settings = project.settings
+    for name in (settings.articles_dir, settings.assets_dir, "templates"):
+        source = (project.root / name).resolve()
+        if target.is_relative_to(source) or source.is_relative_to(target):
+            message = f"the output folder {target} overlaps the site's {name}/ folder; choose another --out"
+            raise UsageError(message)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"the output folder {target} is a file; choose another --out")
 
 
 def _unchanged(

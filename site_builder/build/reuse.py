@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,8 @@ class Memory:
     summaries: Mapping[str, Summary]
     """Every batch of the site by its key (kept ones included)."""
     index: Index
+    covers: Mapping[str, Path | None] = dataclasses.field(default_factory=dict)
+    """Every cover drawing the site uses → the PNG this build drew (None: kept already)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +127,22 @@ class Reuse:
         found = self.store.get("lists", key)
         return found if isinstance(found, Lists) else None
 
+    def cover(self, key: str) -> bytes | None:
+        """The PNG of a cover an earlier build drew, by its drawing key (checked whole)."""
+        entry = self.store.get("og", key)
+        if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], bytes)):
+            return None
+        return entry[1] if entry[0] == hashlib.sha256(entry[1]).hexdigest() else None
+
+    def keep_cover(self, key: str, png: bytes) -> Path:
+        """Put a newly drawn cover in this build's scratch folder, for :meth:`remember`."""
+        path = self.scratch() / "og" / key
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(
+            pickle.dumps((hashlib.sha256(png).hexdigest(), png), protocol=pickle.HIGHEST_PROTOCOL)
+        )
+        return path
+
     def bundles(self) -> Path:
         """Where the search bundles of earlier builds are kept."""
         return self.store.folder / "search"
@@ -143,6 +162,10 @@ class Reuse:
             if self.store.move_in(folder, f"search/{key}"):
                 self.store.move_in(folder.with_name(f"{key}.hashes"), f"search/{key}.hashes")
         self.store.keep_only("search", set(memory.index.used))
+        for key, drawn in memory.covers.items():
+            if drawn is not None:
+                self.store.move_in(drawn, f"og/{key}")
+        self.store.keep_only("og", set(memory.covers))
         if memory.spare_kept and memory.before is not None:  # the spare is the site live until now
             self.store.put("outputs", self._record + ".spare", memory.before)
         else:

@@ -3,7 +3,8 @@
 The list pages and the sitemap (kept by the cache under a hash of every batch's
 list entries: most edits leave them as they were), ``robots.txt`` and the theme,
 ``revisions.json`` and the feed (joined by the kernel from the batches' texts, in
-another thread), and the assets. Each file is written only when the staging
+another thread), the PNGs drawn from SVG covers (once per cover, kept by the cache),
+and the assets. Each file is written only when the staging
 folder or the live site does not already hold its bytes.
 """
 
@@ -13,8 +14,10 @@ import hashlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from site_builder.build.batch import Summary
+from site_builder.build.covers import stage_covers
 from site_builder.build.inputs import content_hash
 from site_builder.build.joined import write_joined
 from site_builder.build.plan import Plan
@@ -43,6 +46,8 @@ class Staged:
     """The joined files still being copied."""
     lists: tuple[str, Lists] | None = None
     """The list pages by their key, when rendered anew (for the cache to keep)."""
+    covers: dict[str, Path | None] = field(default_factory=dict)
+    """The cover drawings the site uses, for the cache (:attr:`Covers.remembered`)."""
 
     @property
     def pages(self) -> dict[str, str]:
@@ -50,8 +55,10 @@ class Staged:
         return {path: self.hashes[path] for path in self.scanned or ()}
 
 
-def stage_rest(plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: Submit) -> Staged:
-    """Render and stage what is not an article page."""
+def stage_rest(
+    plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: Submit, jobs: int = 1
+) -> Staged:
+    """Render and stage what is not an article page (covers drawn in up to ``jobs`` processes)."""
     project = plan.project
     items = [item for part in summaries for item in part.items]
     date = site_date(items, plan.schedule.today)  # the build's date when no article gives one
@@ -65,6 +72,10 @@ def stage_rest(plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: S
         hashes[path] = content_hash(data)
         if not stage.has(path, hashes[path]):
             write_file(stage.folder, path, data)
+    covers = stage_covers(plan, items, stage, jobs)
+    if covers.problems:
+        return Staged(covers.problems)
+    hashes |= covers.hashes
     joined, steps = write_joined(project.settings, summaries, items, stage, date)
     hashes |= joined
     copying = tuple(submit(step) for step in steps)
@@ -72,7 +83,8 @@ def stage_rest(plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: S
     stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
     fresh = (key, lists) if kept is None and plan.reuse is not None else None
     scanned = Scans(summaries, lists.scans)  # read from the batches' files as needed
-    return Staged((), hashes, frozenset(hashes.keys() | assets), scanned, copying, fresh)
+    files = frozenset(hashes.keys() | assets)
+    return Staged((), hashes, files, scanned, copying, fresh, covers.remembered)
 
 
 def _lists_key(common: str, summaries: Sequence[Summary], date: str) -> str:

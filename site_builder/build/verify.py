@@ -8,7 +8,7 @@ that batch, not the end of the command; its fixtures run in that worker.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from site_builder.build.workers import Job
 from site_builder.check.claims import Claim, drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.load import batch_paths, missing_articles
-from site_builder.errors import Problem, UsageError
+from site_builder.errors import CLOSE_IDS, Problem, UsageError, did_you_mean
 from site_builder.settings import Project
 
 
@@ -46,8 +46,7 @@ def verify_fixtures(
     known = {fid: where for part in summaries for fid, where in part.refs.fixtures}
     unknown = [fid for fid in ids if fid not in known]
     if unknown:
-        listed = ", ".join(known) or "none"
-        raise UsageError(f"unknown fixture id {', '.join(unknown)}; the site has: {listed}")
+        raise UsageError("\n".join(f"unknown fixture id {fid}{_known(fid, known)}" for fid in unknown))
     chosen = {fid: known[fid] for fid in (ids or known)}
     outcomes: dict[str, Outcome] = {}
     for part in summaries:
@@ -76,6 +75,11 @@ def run_one(project: Project, batch: Path, fid: str) -> dict[str, Outcome]:
         job = Job(project, Path(spool), run=True, fixtures=frozenset({fid}))
         batches = load_batches(job, {batch: batch.stem}, None, 1)
     return {k: v for part in batches.summaries.values() for k, v in (part.outcomes or {}).items()}
+
+
+def _known(fid: str, known: Collection[str]) -> str:
+    """The id closest to an unknown one, or (when none is close) every id the site has."""
+    return did_you_mean(fid, known, CLOSE_IDS) or f"; the site has: {', '.join(known) or 'none'}"
 
 
 def _load(project: Project, job: Job, jobs: int | None) -> Batches:

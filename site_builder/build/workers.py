@@ -25,7 +25,7 @@ from site_builder.check.fixture_runs import Outcome, run_fixtures
 from site_builder.check.load import Batch, fixture_id, forget, load_batch
 from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem
-from site_builder.processes import die_with_parent
+from site_builder.processes import start_worker
 from site_builder.settings import Project
 
 
@@ -90,7 +90,7 @@ class Workers:
         if self._pool is None:
             context = multiprocessing.get_context("fork")
             self._pool = ProcessPoolExecutor(
-                max_workers=self._jobs, mp_context=context, initializer=die_with_parent
+                max_workers=self._jobs, mp_context=context, initializer=start_worker
             )
         future = self._pool.submit(load_one, path, key, self._job)
         self._futures[(path, key)] = future
@@ -131,7 +131,7 @@ class Workers:
 def _alone(path: Path, key: str, job: Job) -> Loaded:
     """Retry one batch in a pool of its own: it, not a neighbour, broke the last one."""
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=die_with_parent) as pool:
+    with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=start_worker) as pool:
         try:
             return pool.submit(load_one, path, key, job).result()
         except BrokenProcessPool:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.check.schedule import Omitted, Window
+from site_builder.errors import Problem
 
 Stat = tuple[int, int, int]
 """(size, mtime in ns, inode) of a file: changes whenever the file is written or replaced."""
@@ -59,6 +60,8 @@ class Written:
     """The build dates and flags for which these inputs give this output."""
     omitted: Omitted = field(default_factory=Omitted)
     """What the build left out (drafts, scheduled revisions)."""
+    warnings: tuple[Problem, ...] = ()
+    """The build's warnings: a build with nothing to do prints them again."""
 
     def untouched(self, target: Path, folder: str, names: tuple[str, ...]) -> bool:
         """Whether the files ``folder/NAME`` of ``target`` are the very ones this build wrote."""

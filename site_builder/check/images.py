@@ -46,9 +46,9 @@ def shown_images(rev: Revision) -> Iterator[tuple[CallSite, str]]:
     """The images a revision's pages show: its cover, then each ``<img>`` of its body, with
     the line that shows it."""
     if rev.cover is not None:
-        yield rev.site, rev.cover
+        yield rev.at("cover"), rev.cover
     for block in rev.body:
-        where = block.site if isinstance(block, Block) else rev.site
+        where = block.site if isinstance(block, Block) else rev.at("body")
         shown = img_tags(str(block)) if isinstance(block, Markup) else []
         yield from ((where, src) for _, src in shown if src)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 from site_builder.authoring.model import Fixture, Revision
+from site_builder.check.import_errors import import_message
 from site_builder.errors import Problem, a_kind
 from site_builder.settings import Settings
 
@@ -82,7 +83,7 @@ def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
         return None, problem(exc.lineno or 1, "import", f"cannot import: {_syntax_message(exc)}")
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - an author's module may raise anything
         line = _line_in(exc, path)
-        return None, problem(line, "import", f"cannot import: {type(exc).__name__}: {exc}")
+        return None, problem(line, "import", f"cannot import: {import_message(exc)}")
     revisions = getattr(module, "revisions", None)
     line = _revisions_line(path)
     if revisions is None:

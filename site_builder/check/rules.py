@@ -14,14 +14,16 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from site_builder.authoring.body import body_html, body_text
+from site_builder.authoring.body import body_html, body_text, content_html
 from site_builder.authoring.escaping import forbidden_character, urls_in_html
 from site_builder.authoring.model import Block, CallSite, Flaw, Revision
+from site_builder.check.categories import Spelling, locator, spelling_problems
 from site_builder.check.claims import Claim, as_json
+from site_builder.check.fragments import FragmentLink, content_ids, fragment_link, page_problems
 from site_builder.check.images import image_problems, shown_images
 from site_builder.check.load import Batch, fixture_id, relative_to_root
 from site_builder.check.schedule import Timing
-from site_builder.check.site_layout import MAX_CATEGORY_BYTES, category_slug, page_urls, resolves
+from site_builder.check.site_layout import MAX_CATEGORY_BYTES, article_url, category_slug, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
 from site_builder.language.english import count, limit
@@ -43,7 +45,7 @@ class Refs:
     """
 
     slugs: tuple[tuple[str, CallSite], ...]
-    """Every revision's slug and where it was written, in list order."""
+    """Every revision's slug and the line of its ``slug=``, in list order."""
     categories: tuple[str, ...]
     """Every revision's categories."""
     links: tuple[tuple[CallSite, str, str, str], ...]
@@ -57,6 +59,12 @@ class Refs:
     timings: tuple[Timing, ...] = ()
     """Every revision's draft flag, date and categories, in list order (as ``slugs``): what
     decides whether a build publishes it."""
+    fragments: tuple[FragmentLink, ...] = ()
+    """Links to a ``#fragment`` of a page of the site."""
+    ids: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each article page's site path, and the ids its content gives it."""
+    spellings: tuple[Spelling, ...] = ()
+    """Every revision's categories as written: name, line, slug (for near-duplicates)."""
     images: tuple[tuple[CallSite, str, str], ...] = ()
     """Images its pages show (covers, ``<img>`` in the body): (where, subject, URL as written)."""
 
@@ -69,20 +77,31 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     links: list[tuple[CallSite, str, str, str]] = []
     uses: list[tuple[CallSite, str, str]] = []
     claims: list[Claim] = []
+    fragments: list[FragmentLink] = []
+    ids: list[tuple[str, tuple[str, ...]]] = []
+    spellings: list[Spelling] = []
     images: list[tuple[CallSite, str, str]] = []
+    written_at = locator()
     for rev in batch.revisions:
         subject = rev.slug or "revision"
+        spellings += [(c, written_at(rev.site, c), subject) for c in rev.categories if c.strip()]
         images += ((where, subject, url) for where, url in shown_images(rev))
         for where, rule, message in _revision_findings(settings, rev):
             problems.append(_problem(root, where, subject, rule, message))
-        slugs.append((rev.slug, rev.site))
+        slugs.append((rev.slug, rev.at("slug")))
         categories += rev.categories
+        label = settings.sources_label(rev.lang or settings.language)
+        shown = [fixture_id(b.verified.fixture) for b in rev.body if isinstance(b, Block) and b.verified]
+        ids.append((article_url(rev.slug), content_ids(content_html(rev, label), shown)))
         for where, url in _urls(rev):
             checked = check_url(url)
             if checked.error:
                 problems.append(_problem(root, where, subject, "url", checked.error))
-            elif checked.local_path is not None:
+                continue
+            if checked.local_path is not None:
                 links.append((where, subject, url, checked.local_path))
+            if "#" in url and (link := fragment_link(where, subject, url, rev.slug)) is not None:
+                fragments.append(link)
         for block in rev.body:
             if isinstance(block, Block) and block.verified:
                 fid = fixture_id(block.verified.fixture)
@@ -101,14 +120,18 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
         tuple(uses),
         tuple(claims),
         defined,
-        timings,
-        tuple(images),
+        timings=timings,
+        fragments=tuple(fragments),
+        ids=tuple(ids),
+        spellings=tuple(spellings),
+        images=tuple(images),
     )
     return problems, refs
 
 
 def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list[Problem]:
-    """The rules that need every batch: unique slugs, links to pages, fixtures that exist."""
+    """The rules that need every batch: unique slugs, links to pages and to ``#fragment``s,
+    fixtures that exist, and the literal links of the site's own templates."""
     problems = []
     pages = page_urls((s for p in parts for s, _ in p.slugs), (c for p in parts for c in p.categories))
     known = {fid for part in parts for fid, _ in part.fixtures}
@@ -136,8 +159,11 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
     problems.extend(nav_problems(settings, first_slug))
+    problems.extend(spelling_problems(root, (use for part in parts for use in part.spellings)))
     problems.extend(image_problems(root, settings, (image for part in parts for image in part.images)))
-    return problems
+    articles = {page: ids for part in parts for page, ids in part.ids}
+    links = [link for part in parts for link in part.fragments]
+    return problems + page_problems(root, settings, links, articles, pages)
 
 
 def nav_problems(settings: Settings, slugs: Iterable[str]) -> list[Problem]:
@@ -178,9 +204,9 @@ def _revision_findings(settings: Settings, rev: Revision) -> Iterator[Finding]:
 
 
 def _xml_characters(rev: Revision) -> Iterator[Finding]:
-    """Text that would make the feed or the sitemap ill-formed, named by field."""
-    fields: list[tuple[CallSite, str, str]] = [
-        (rev.site, name, value)
+    """Text that would make the feed or the sitemap ill-formed, named by field, at its line."""
+    fields: list[tuple[CallSite | str, str, str]] = [
+        (name, name, value)
         for name, value in (
             ("slug", rev.slug),
             ("title", rev.title),
@@ -190,21 +216,25 @@ def _xml_characters(rev: Revision) -> Iterator[Finding]:
             ("lang", rev.lang or ""),
         )
     ]
-    fields += [(rev.site, f"category {n}", c) for n, c in enumerate(rev.categories, 1)]
+    fields += [("categories", f"category {n}", c) for n, c in enumerate(rev.categories, 1)]
     fields += [
         (src.site, f"source {n} {name}", str(getattr(src, name)))
         for n, src in enumerate(rev.sources, 1)
         for name in ("title", "url", "note")
     ]
     fields += [
-        (block.site if isinstance(block, Block) else rev.site, f"body item {n}", str(block))
+        (block.site if isinstance(block, Block) else "body", f"body item {n}", str(block))
         for n, block in enumerate(rev.body, 1)
         # A helper that already named the faulty argument has said it better.
         if not (isinstance(block, Block) and any(f.rule == "xml-character" for f in block.flaws))
     ]
     for where, name, value in fields:
         if (found := forbidden_character(value)) is not None:
-            yield where, "xml-character", f"{name} contains {found}"
+            yield (
+                rev.at(where) if isinstance(where, str) else where,
+                "xml-character",
+                f"{name} contains {found}",
+            )
 
 
 def _flaws(flaws: tuple[Flaw, ...]) -> Iterator[Finding]:
@@ -213,32 +243,36 @@ def _flaws(flaws: tuple[Flaw, ...]) -> Iterator[Finding]:
 
 
 def _metadata(rev: Revision) -> Iterator[Finding]:
-    at = rev.site
+    at = rev.at
     flawed = {f.field for f in rev.flaws}
     if rev.slug and not SLUG.fullmatch(rev.slug):
-        yield at, "slug", f"slug {rev.slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'"
+        yield at("slug"), "slug", f"slug {rev.slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'"
     for name, value in (("title", rev.title), ("excerpt", rev.excerpt)):
         if not value.strip() and name not in flawed:
-            yield at, "required", f"{name} must not be empty"
+            yield at(name), "required", f"{name} must not be empty"
     if not rev.categories and "categories" not in flawed:
-        yield at, "categories", "at least one category is required"
+        yield at("categories"), "categories", "at least one category is required"
     for number, category in enumerate(rev.categories, 1):
         if not category.strip():
-            yield at, "categories", f"category {number} is empty"
+            yield at("categories"), "categories", f"category {number} is empty"
         elif (size := len(category_slug(category).encode("utf-8", "surrogatepass"))) > MAX_CATEGORY_BYTES:
             limit = f"at most {MAX_CATEGORY_BYTES} fit a file name"
-            yield at, "categories", f"category {number} makes a URL name of {size:,} bytes; {limit}"
+            yield (
+                at("categories"),
+                "categories",
+                f"category {number} makes a URL name of {size:,} bytes; {limit}",
+            )
     if rev.published and not _is_date(rev.published):
-        yield at, "published", f"published {rev.published!r} is not an ISO date like 2020-06-18"
+        yield at("published"), "published", f"published {rev.published!r} is not an ISO date like 2020-06-18"
     if rev.lang is not None and not LANGUAGE_TAG.fullmatch(rev.lang):
-        yield at, "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"
+        yield at("lang"), "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"
 
 
 def _language(settings: Settings, rev: Revision) -> Iterator[Finding]:
     """A revision's language is one the chrome can be written in."""
     tag = rev.lang
     if tag is not None and LANGUAGE_TAG.fullmatch(tag) and not has_labels(tag, settings.labels):
-        yield rev.site, "lang", language_message("lang", tag, settings.labels)
+        yield rev.at("lang"), "lang", language_message("lang", tag, settings.labels)
 
 
 def _is_date(text: str) -> bool:
@@ -261,16 +295,16 @@ def _body(settings: Settings, rev: Revision) -> Iterator[Finding]:
     low, high = settings.min_body_chars, settings.max_body_chars
     body = f"body is {count(chars, 'character')}"
     if chars < low:
-        yield rev.site, "body-length", f"{body}; {limit('at least', low, 'required')}"
+        yield rev.at("body"), "body-length", f"{body}; {limit('at least', low, 'required')}"
     elif chars > high:
-        yield rev.site, "body-length", f"{body}; {limit('at most', high, 'allowed')}"
+        yield rev.at("body"), "body-length", f"{body}; {limit('at most', high, 'allowed')}"
 
 
 def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
     need = settings.min_sources
     if len(rev.sources) < need and "sources" not in {f.field for f in rev.flaws}:
         cites = f"cites {count(len(rev.sources), 'source')}"
-        yield rev.site, "sources-count", f"{cites}; {limit('at least', need, 'required')}"
+        yield rev.at("sources"), "sources-count", f"{cites}; {limit('at least', need, 'required')}"
     seen: set[str] = set()
     for number, source in enumerate(rev.sources, 1):
         for name in ("title", "url", "note"):
@@ -285,12 +319,12 @@ def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
 
 def _urls(rev: Revision) -> Iterator[tuple[CallSite, str]]:
     if rev.cover is not None:
-        yield rev.site, rev.cover
+        yield rev.at("cover"), rev.cover
     for block in rev.body:
         if isinstance(block, Block):
             yield from ((block.site, url) for url in block.urls)
         elif isinstance(block, Markup):
-            yield from ((rev.site, url) for url in urls_in_html(block))
+            yield from ((rev.at("body"), url) for url in urls_in_html(block))
     for source in rev.sources:
         if isinstance(source.url, str) and source.url.strip():
             yield source.site, source.url

@@ -7,11 +7,10 @@ words; a table for any other language adds it, so it must give every label.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 
-from site_builder.errors import Problem
+from site_builder.errors import Problem, did_you_mean
 from site_builder.language.english import count
 from site_builder.language.labels import BUILT_IN, COUNTS, NAMES, Table, has_labels, supported
 from site_builder.language.plurals import LANGUAGE_TAG, base, categories
@@ -74,8 +73,7 @@ def check_table(lang: str, table: object, complete: Collection[str] = BUILT_IN) 
 
 def _entry(lang: str, key: str, value: object) -> Iterator[Finding]:
     if key not in NAMES:
-        close = difflib.get_close_matches(key, NAMES, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else f"; the labels are: {', '.join(NAMES)}"
+        hint = did_you_mean(key, NAMES) or f"; the labels are: {', '.join(NAMES)}"
         yield lang, key, f"labels.{lang} has an unknown label {key!r}{hint}"
     elif key not in COUNTS:
         if not isinstance(value, str) or not value.strip():

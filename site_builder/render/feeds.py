@@ -13,6 +13,7 @@ from site_builder.authoring.escaping import NOT_XML
 from site_builder.check.schedule import build_date
 from site_builder.check.site_layout import category_url
 from site_builder.render.pages import Item
+from site_builder.render.sharing import author_name
 from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
 
@@ -48,9 +49,10 @@ def site_date(items: Sequence[Item], today: str = "") -> str:
     return today or build_date()
 
 
-def feed_order(items: Sequence[Item]) -> list[int]:
-    """The positions of ``items`` in the feed: newest first, one day's in site order."""
-    return sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)
+def feed_order(items: Sequence[Item], limit: int | None = None) -> list[int]:
+    """The positions of ``items`` in the feed: newest first, one day's in site order; only
+    the first ``limit`` of them when given (the ``feed_limit`` setting)."""
+    return sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)[:limit]
 
 
 def feed_head(settings: Settings, items: Sequence[Item], *, today: str = "") -> bytes:
@@ -65,7 +67,7 @@ def feed_head(settings: Settings, items: Sequence[Item], *, today: str = "") -> 
     _sub(feed, "link", rel="self", href=_absolute(settings, "/feed.xml"))
     _sub(feed, "link", rel="alternate", href=_absolute(settings, "/"))
     _sub(feed, "updated", _timestamp(site_date(items, today)))
-    _sub(_sub(feed, "author"), "name", settings.title)
+    _sub(_sub(feed, "author"), "name", author_name(settings))
     _sub(feed, "generator", "site_builder")
     head = _document(feed).encode("utf-8")
     return head if not items else head.removesuffix(b"</feed>\n")
@@ -79,14 +81,14 @@ def write_atom_feed(
     *,
     today: str = "",
 ) -> None:
-    """An Atom (RFC 4287) feed of every revision, newest first, streamed to ``write``;
+    """An Atom (RFC 4287) feed of the newest ``feed_limit`` revisions, newest first, streamed to ``write``;
     ``entry(n)`` writes the ``n``-th item's :func:`feed_entry`, already rendered and encoded
     (a large site's feed is larger than its other files together, so it is never held whole)."""
     write(feed_head(settings, items, today=today))
     if not items:
         return
     # What ET.indent would give the whole tree: each entry on its own, then spliced in.
-    for position, n in enumerate(feed_order(items)):
+    for position, n in enumerate(feed_order(items, settings.feed_limit)):
         write(b"  " if position == 0 else b"\n  ")
         entry(n)
     write(b"\n</feed>\n")

@@ -1,8 +1,8 @@
 """Heading ids and the table of contents of an article page.
 
-Ids keep the heading's own script, so a Russian or Korean heading gets a
-readable id (``#почему-ключ-один``), made unique on the page with ``-2``,
-``-3``. Only the page gets them; ``contentHtml`` stays as the helpers made it.
+The ids come from :func:`site_builder.check.page_ids.heading_anchors`, the one
+implementation validation also checks ``#fragment`` links against. Only the page
+gets them; ``contentHtml`` stays as the helpers made it.
 """
 
 from __future__ import annotations
@@ -10,10 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from site_builder.authoring.body import body_text
-from site_builder.check.site_layout import readable_slug
-
-_H2 = re.compile(r"<h2>(.*?)</h2>", re.DOTALL)
+from site_builder.check.page_ids import H2, RESERVED_IDS, heading_anchors
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,20 +23,12 @@ class TocEntry:
     """The heading's visible text."""
 
 
-def add_heading_ids(html: str, reserved: frozenset[str] = frozenset()) -> tuple[str, tuple[TocEntry, ...]]:
+def add_heading_ids(html: str, reserved: frozenset[str] = RESERVED_IDS) -> tuple[str, tuple[TocEntry, ...]]:
     """Give every plain ``<h2>`` an id; return the new HTML and the contents."""
-    used = set(reserved)
-    entries: list[TocEntry] = []
+    entries = tuple(TocEntry(anchor, text) for anchor, text in heading_anchors(html, reserved))
+    anchors = iter(entries)
 
     def replace(match: re.Match[str]) -> str:
-        text = body_text(match.group(1))
-        base = readable_slug(text, "section")
-        anchor, n = base, 1
-        while anchor in used:
-            n += 1
-            anchor = f"{base}-{n}"
-        used.add(anchor)
-        entries.append(TocEntry(anchor, text))
-        return f'<h2 id="{anchor}">{match.group(1)}</h2>'
+        return f'<h2 id="{next(anchors).anchor}">{match.group(1)}</h2>'
 
-    return _H2.sub(replace, html), tuple(entries)
+    return H2.sub(replace, html), entries

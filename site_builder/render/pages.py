@@ -15,6 +15,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from site_builder.check.page_ids import RESERVED_IDS
 from site_builder.check.site_layout import article_url, category_slug, category_url, under
 from site_builder.language.labels import Chrome
 from site_builder.render.headings import add_heading_ids
@@ -23,11 +24,9 @@ from site_builder.render.images import Measured, with_sizes
 from site_builder.render.navigation import nav_rank, site_nav
 from site_builder.render.proofs import Proof, fixture_entries, mark_proofs
 from site_builder.render.scroll_regions import focusable_regions
+from site_builder.render.sharing import sharing
 from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
-
-# Ids the templates use themselves; headings never take them.
-_RESERVED_IDS = frozenset({"main", "search", "toc-heading", "verified-heading", "fixtures"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +196,7 @@ def _categories(items: Sequence[Item]) -> list[tuple[CategoryLink, list[Item]]]:
 def _article(env: jinja2.Environment, settings: Settings, item: Item, chrome: Chrome) -> str:
     proofs = fixture_entries(settings, item.proofs)
     marked = mark_proofs(item.content_html, item.proofs, proofs, chrome(item.lang).proof_mark)
-    body, toc = add_heading_ids(marked, _RESERVED_IDS | {entry.anchor for entry in proofs.values()})
+    body, toc = add_heading_ids(marked, RESERVED_IDS | {entry.anchor for entry in proofs.values()})
     view = {
         "title": item.title,
         "published": item.published,
@@ -225,6 +224,7 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item, chrome: Ch
         article=view,
         toc=list(toc),
         nav=site_nav(settings, item.slug),
+        sharing=sharing(settings, item),
     )
 
 

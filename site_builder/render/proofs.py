@@ -20,6 +20,7 @@ from urllib.parse import quote
 from site_builder.authoring.escaping import attr, escape_text
 from site_builder.authoring.model import Block, Revision
 from site_builder.check.load import fixture_id, relative_to_root
+from site_builder.check.page_ids import fixture_anchors
 from site_builder.settings import Settings
 
 _NEW_TAB = ' target="_blank" rel="noopener noreferrer"'
@@ -81,11 +82,12 @@ def fixture_entries(settings: Settings, proofs: Sequence[Proof]) -> dict[str, Fi
     ordered = list(first.values())
     counts = Counter(proof.fixture for proof in proofs)
     names = Counter(proof.fixture.partition(":")[2] for proof in ordered)
+    anchors = fixture_anchors([proof.fixture for proof in ordered])
     entries: dict[str, FixtureEntry] = {}
     for proof in ordered:
-        module, _, name = proof.fixture.partition(":")
+        name = proof.fixture.partition(":")[2]
         shown = name if names[name] == 1 else proof.fixture
-        anchor = f"fixture-{name}" if names[name] == 1 else f"fixture-{module}-{name}"
+        anchor = anchors[proof.fixture]
         source = source_url(settings, proof.path, proof.line)
         entries[proof.fixture] = FixtureEntry(proof.fixture, shown, anchor, source, counts[proof.fixture])
     return entries

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import jinja2
 
-from site_builder.check.load import relative_to_root
+from site_builder.check.templates import shown
 from site_builder.errors import Problem
 
 
@@ -16,7 +16,7 @@ def template_problem(root: Path, exc: jinja2.TemplateError) -> Problem:
     name = getattr(exc, "filename", None) or (frame[0] if frame else "templates")
     line = getattr(exc, "lineno", None) or (frame[1] if frame else 1)
     return Problem(
-        path=relative_to_root(root, name),
+        path=shown(root, name),
         line=line,
         subject="template",
         rule="template",

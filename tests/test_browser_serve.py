@@ -1,0 +1,59 @@
+"""``site-builder serve`` in a real Chromium: a path the site does not have is the site's own
+404 page, with status 404, at the root and below a sub-path's base path, and its link home works.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import SETTINGS, MakeSite
+from playwright.sync_api import Browser
+from test_browser import debian_chromium, launched
+from test_serve import ARTICLE, OTHER, OTHER_BATCH, built_404, live_batch, serving, serving_address
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launched(debian_chromium()) as running:
+        yield running
+
+
+@pytest.mark.parametrize("base_path", ["/", "/sub/"], ids=["root", "sub-path"])
+def test_serve_shows_the_sites_404_page_for_a_missing_path(
+    browser: Browser, make_site: MakeSite, tmp_path: Path, base_path: str
+) -> None:
+    settings = SETTINGS.replace('"https://example.org/"', f'"https://example.org{base_path}"')
+    root = make_site(
+        {ARTICLE: live_batch("Words of the one article of this site."), OTHER: OTHER_BATCH}, settings
+    )
+    built = built_404(root, tmp_path)
+    title = re.search(r"<title>(.*?)</title>", built)
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", built)
+    assert title and heading, "the built 404.html has no title or h1"
+    with serving(root, "--port", "0") as server:
+        base = serving_address(
+            server, re.compile(r"serving on (http://127\.0\.0\.1:\d+/\S*) \(Ctrl-C")
+        ).group(1)
+        page = browser.new_page()
+        try:
+            response = page.goto(base + "articles/no-such-article/")
+            assert response is not None
+            assert response.status == 404
+            assert page.title() == title.group(1)
+            assert page.locator("h1").inner_text().strip() == heading.group(1).strip()
+            # Styled by the site's own theme, below the base path: not a bare error page.
+            assert (
+                page.locator("link[rel=stylesheet]").first.get_attribute("href")
+                == f"{base_path}theme/style.css"
+            )
+            home = page.locator(f"main a[href='{base_path}']")
+            home.click()
+            page.wait_for_url(base)
+            assert page.locator(".cards .card").count() == 2
+        finally:
+            page.close()
