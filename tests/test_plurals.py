@@ -98,6 +98,16 @@ def test_each_chrome_count_takes_its_plural_form(label: str, lang: str, n: int, 
     assert getattr(labels_for(lang, {}), label).format(n=n) == expected
 
 
+def test_a_plural_label_printed_as_it_is_shows_its_other_form() -> None:
+    """A site's template that prints ``{{ labels.minutes }}`` gets the text it got when labels
+    were format strings."""
+    assert [str(labels_for(lang, {}).minutes) for lang in ("en", "ru", "ko")] == [
+        "{n} min read",
+        "{n} мин чтения",
+        "{n}분 분량",
+    ]
+
+
 @pytest.mark.parametrize("lang", ["ru-RU", "en-GB", "ko-KR"])
 def test_a_region_tag_counts_as_its_language(lang: str) -> None:
     base = lang[:2]

@@ -34,6 +34,11 @@ class Count:
     forms: tuple[tuple[str, str], ...]
     """(category, text) pairs: ``("one", "{n} article")``, ``("other", "{n} articles")``."""
 
+    def __str__(self) -> str:
+        """The ``other`` text, ``{n}`` and all: what a template that prints the label itself
+        shows, as it did when labels were format strings."""
+        return dict(self.forms).get("other", "")
+
     def format(self, n: int) -> str:
         """The text for the count ``n``, with ``n`` in it (templates: ``.format(n=...)``)."""
         texts = dict(self.forms)
