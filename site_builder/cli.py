@@ -24,6 +24,7 @@ from site_builder.build.reuse import Reuse
 from site_builder.build.store import CACHE_DIR
 from site_builder.check.schedule import Omitted, Schedule
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
+from site_builder.language.english import count
 from site_builder.printing import annotation, left_out, out, problem_dict, report
 from site_builder.settings import PYPROJECT, Project, find_root, holds_site
 from site_builder.starter.commands import add_commands
@@ -178,8 +179,8 @@ def _validate(args: argparse.Namespace, project: Project) -> int:
         report(checked.problems)
     failed = errors_in(checked.problems)
     if not failed:
-        revisions, fixtures = checked.validated, len(checked.outcomes)
-        print(f"ok: {revisions} revisions valid, {fixtures} fixtures passed", file=sys.stderr)
+        revisions, fixtures = count(checked.validated, "revision"), count(len(checked.outcomes), "fixture")
+        print(f"ok: {revisions} valid, {fixtures} passed", file=sys.stderr)
         left_out(checked.omitted(), "a build leaves out")
     return 1 if failed else 0
 
@@ -208,7 +209,7 @@ def _build(args: argparse.Namespace, project: Project) -> int:
 def _summary(unchanged: bool, revisions: int, pages: int, started: float, omitted: Omitted) -> None:
     done = "nothing changed since the last build:" if unchanged else "built"
     took = time.monotonic() - started
-    print(f"{done} {revisions} revisions, {pages} pages in {took:.1f} s", file=sys.stderr)
+    print(f"{done} {count(revisions, 'revision')}, {count(pages, 'page')} in {took:.1f} s", file=sys.stderr)
     left_out(omitted)
 
 

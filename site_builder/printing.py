@@ -1,5 +1,6 @@
 """How the command line prints: problems on stderr, machine output on stdout (UTF-8
-whatever the locale), and problems as JSON or GitHub Actions annotations."""
+whatever the locale), and problems as JSON or GitHub Actions annotations. The command
+line speaks English, every count in its plural form (``1 problem``, ``2 problems``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Sequence
 
 from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem, errors_in
+from site_builder.language.english import count
 
 
 def report(problems: Sequence[Problem]) -> None:
@@ -15,9 +17,9 @@ def report(problems: Sequence[Problem]) -> None:
     for problem in problems:
         print(problem, file=sys.stderr)
     errors = len(errors_in(problems))
-    counts = [f"{errors} problem{'s' if errors != 1 else ''}"] if errors else []
+    counts = [count(errors, "problem")] if errors else []
     if warnings := len(problems) - errors:
-        counts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+        counts.append(count(warnings, "warning"))
     if counts:
         print(f"{' and '.join(counts)} found", file=sys.stderr)
 

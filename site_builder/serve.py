@@ -32,6 +32,7 @@ from site_builder.build.plan import plan_build
 from site_builder.check.schedule import Schedule
 from site_builder.check.site_layout import under
 from site_builder.errors import SiteBuilderError
+from site_builder.language.english import count
 from site_builder.settings import PYPROJECT, Project
 
 LOCAL_HOST = "127.0.0.1"
@@ -283,7 +284,7 @@ def _rebuild(
     problems = [str(p) for p in built.problems]
     state.update(problems, project.settings.base_path)
     left_out = built.omitted.message()
-    done = f"built {built.pages} pages" + (f"; {left_out}" if left_out else "")
+    done = f"built {count(built.pages, 'page')}" + (f"; {left_out}" if left_out else "")
     say("\n".join(problems) if problems else "".join(f"{w}\n" for w in built.warnings) + done)
 
 

@@ -10,16 +10,18 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field, fields
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 from site_builder.authoring.escaping import NOT_XML
 from site_builder.errors import Problem, UsageError, did_you_mean
+from site_builder.language.labels import Table
+from site_builder.language.plurals import LANGUAGE_TAG as LANGUAGE_TAG
+from site_builder.language.tables import read_labels
 
 PYPROJECT = "pyproject.toml"
 _TABLE = re.compile(r"^\[tool\.site_builder[\].]", re.MULTILINE)
-LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
-"""A language tag as the site accepts it: ``en``, ``ru``, ``pt-BR``."""
 _NAV_TABLE = re.compile(r"^\[\[tool\.site_builder\.nav\]\]", re.MULTILINE)
 _SOURCES_LABEL_RU = "Проверяемые источники"
 _DEFAULT_LABELS = {"en": "Sources", "ko": "출처"}
@@ -86,6 +88,8 @@ class Settings:
     """The feed's and the pages' author; empty: the site title (an organisation in JSON-LD)."""
     feed_limit: int = 50
     """The feed holds this many newest revisions; ``revisions.json`` holds every one."""
+    labels: dict[str, Table] = field(default_factory=dict)
+    """The site's own chrome words (``[tool.site_builder.labels.LANG]``): a language added or changed."""
 
     @property
     def base_path(self) -> str:
@@ -105,17 +109,9 @@ class Settings:
 
 
 _REQUIRED = ("title", "base_url")
+_SPECIAL_TYPES: dict[str, tuple[type, ...]] = {"fixture_timeout": (int, float), "nav": (list,)}
 _TYPES: dict[str, tuple[type, ...]] = {
-    f.name: (
-        (int, float)
-        if f.name == "fixture_timeout"
-        else (dict,)
-        if f.name == "sources_heading"
-        else (list,)
-        if f.name == "nav"
-        else (type(getattr(Settings(), f.name)),)
-    )
-    for f in fields(Settings)
+    f.name: _SPECIAL_TYPES.get(f.name, (type(getattr(Settings(), f.name)),)) for f in fields(Settings)
 }
 
 
@@ -195,6 +191,8 @@ def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[P
             nav, found = _nav(value, lines)
             problems.extend(found)
             values[key] = nav
+        elif key == "labels" and isinstance(value, dict):
+            continue  # read with the language, below
         elif not isinstance(value, expected) or isinstance(value, bool):
             names = " or ".join(t.__name__ for t in expected)
             problems.append(
@@ -209,7 +207,9 @@ def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[P
             problems.append(
                 _problem(_line_of(lines, ""), "settings-required", f"missing required key {key!r}")
             )
-    settings = Settings(**values)  # type: ignore[arg-type]
+    language = str(values.get("language", "en"))
+    labels, found = read_labels(table.get("labels"), language, lines, partial(_line_of, lines))
+    settings, problems = Settings(**values, labels=labels), problems + found  # type: ignore[arg-type]
     if settings.min_body_chars > settings.max_body_chars:
         problems.append(
             _problem(

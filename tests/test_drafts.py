@@ -105,7 +105,7 @@ def test_the_default_build_leaves_out_the_draft_and_the_scheduled_revision(
     err = build(run_cli, site)
     out = site / "build"
 
-    assert err.splitlines()[0].startswith("built 1 revisions, 5 pages in ")
+    assert err.splitlines()[0].startswith("built 1 revision, 5 pages in ")
     assert err.endswith(LEFT_OUT)
     assert sorted(p.name for p in (out / "articles").iterdir()) == [PUBLISHED]
     assert card_links(out / "index.html") == [f"/articles/{PUBLISHED}/"]
@@ -155,7 +155,7 @@ def test_validate_judges_every_revision_and_runs_every_fixture(site: Path, run_c
 
     assert result.code == 0, result.err
     assert result.err == (
-        "ok: 3 revisions valid, 1 fixtures passed\n"
+        "ok: 3 revisions valid, 1 fixture passed\n"
         f"a build leaves out 1 draft and 1 scheduled revision (due {DUE}); --drafts / --future include them\n"
     )
 

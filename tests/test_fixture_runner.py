@@ -356,7 +356,7 @@ def test_verified_output_subset_passes(make_site: MakeSite, run_cli: RunCli) -> 
     )
     result = run_cli(["validate", "--root", str(root)])
     assert result.code == 0, result.err
-    assert "1 fixtures passed" in result.err
+    assert "1 fixture passed" in result.err
 
 
 def test_verify_reports_drift_in_verified_outputs(make_site: MakeSite, run_cli: RunCli) -> None:

@@ -54,13 +54,16 @@ from site_builder.authoring.body import content_html
 from site_builder.authoring.escaping import NOT_XML
 from site_builder.check.site_layout import category_url
 from site_builder.check.url_policy import check_url
+from site_builder.language.labels import labels_for
 from site_builder.render.feeds import sitemap
 from site_builder.render.highlight import highlight_code
-from site_builder.render.labels import labels
 from site_builder.render.pages import environment, items_from
 from site_builder.render.proofs import proofs_of
 from site_builder.render.revisions_json import dumps, revision_dict
 from site_builder.settings import Settings
+
+COVER_SVG = '<svg width="1" height="1"/>\n'
+"""The cover of the generated site: any image with a size the build can read."""
 
 # --- generated text ------------------------------------------------------------------
 
@@ -685,7 +688,9 @@ def render(texts: Texts) -> Rendered:
         sources_heading={"en": texts.sources_label} if texts.sources_label.strip() else {},
     )
     data = [revision_dict(rev, "batch", site)]
-    items = items_from(data, [proofs_of(NO_SITE_TEMPLATES, rev)])
+    # The cover's size, as the build measures it from assets/cover.svg (site_files).
+    cover = (("/assets/cover.svg", 1, 1),)
+    items = [replace(item, images=cover) for item in items_from(data, [proofs_of(NO_SITE_TEMPLATES, rev)])]
     pages = render_pages(environment(NO_SITE_TEMPLATES), site, items)
     judged = ("/assets/cover.svg", OTHER_SOURCE_URL, SOURCE_URL, *(u for b in body for u in b.urls))  # type: ignore[attr-defined]
     return Rendered(pages, atom_feed(site, items), sitemap(site, items), dumps(data, 2), judged)
@@ -806,14 +811,14 @@ def check_pages(texts: Texts, got: Rendered, twin: Rendered) -> None:
     listing = one(parsed["categories/index.html"], "ul", "category-list")
     order = [newlines(c) for c in sorted(texts.categories, key=str.casefold)]
     assert [text_of(a) for a in find(listing, "a")] == order
-    word = labels("en").category
+    word = labels_for("en", {}).category
     shown_categories = sorted(
         text_of(one(root, "h1", "page-title"))
         for path, root in parsed.items()
         if path.startswith("categories/") and path.count("/") == 2
     )
     assert shown_categories == sorted(f"{word}: {c}" for c in cats)
-    assert text_of(one(parsed["404.html"], "title")) == f"{labels('en').not_found} — {site_title}"
+    assert text_of(one(parsed["404.html"], "title")) == f"{labels_for('en', {}).not_found} — {site_title}"
 
 
 def check_machine_files(texts: Texts, got: Rendered, twin: Rendered) -> None:
@@ -897,7 +902,7 @@ def site_files(texts: Texts) -> dict[str, str]:
         f"    sources=[{', '.join(sources)}],\n"
         ")]\n"
     )
-    return {"pyproject.toml": settings_text, "articles/hostile.py": batch, "assets/cover.svg": "<svg/>\n"}
+    return {"pyproject.toml": settings_text, "articles/hostile.py": batch, "assets/cover.svg": COVER_SVG}
 
 
 def build_site(files: Mapping[str, str], folder: Path) -> tuple[int, str, Path]:

@@ -24,6 +24,7 @@ from conftest import HEADER, SETTINGS, MakeSite, RunCli
 from reference import load_site, validate
 from test_hostile_properties import (
     ATOM,
+    COVER_SVG,
     REFERENCE,
     SEARCH_SCRIPT_SRC,
     THEME_SCRIPT_SRC,
@@ -249,7 +250,7 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         root = tmp_path_factory.mktemp(name) / "site"
         (root / "articles").mkdir(parents=True)
         (root / "assets").mkdir()
-        (root / "assets/fig.svg").write_text("<svg/>\n", "utf-8")
+        (root / "assets/fig.svg").write_text(COVER_SVG, "utf-8")
         (root / "pyproject.toml").write_text(settings_with(title, description, label), "utf-8")
         (root / "articles/vectors.py").write_text(BATCH.format(vectors=vectors), "utf-8")
         err = io.StringIO()
@@ -422,7 +423,7 @@ URL_PROBLEM = re.compile(
 def test_a_vector_that_links_to_a_script_stops_the_build(
     vector: str, make_site: MakeSite, run_cli: RunCli
 ) -> None:
-    root = make_site({"articles/links.py": _link_site(vector), "assets/fig.svg": "<svg/>"})
+    root = make_site({"articles/links.py": _link_site(vector), "assets/fig.svg": COVER_SVG})
     result = run_cli(["build", "--root", str(root)])
     assert result.code == 1, result.err
     assert "Traceback" not in result.err
@@ -484,7 +485,7 @@ def _one_revision(
 
 
 def _problems(make_site: MakeSite, batch: str) -> list[tuple[str, str]]:
-    root = make_site({"articles/place.py": batch, "assets/fig.svg": "<svg/>"})
+    root = make_site({"articles/place.py": batch, "assets/fig.svg": COVER_SVG})
     return [(p.rule, p.message) for p in validate(load_site(root)) if p.subject == "place"]
 
 
@@ -566,7 +567,7 @@ def test_a_reference_outside_assets_is_a_validation_problem(
     place: str, reference: str, make_site: MakeSite
 ) -> None:
     batch = _one_revision(**PLACES[place](reference))
-    root = make_site({"articles/place.py": batch, "assets/fig.svg": "<svg/>"})
+    root = make_site({"articles/place.py": batch, "assets/fig.svg": COVER_SVG})
     _with_outside_links(root)
     problems = [(p.rule, p.message) for p in validate(load_site(root)) if p.subject == "place"]
     # A NUL is cut off the end of a URL (as browsers do), but it is never valid text.
@@ -591,7 +592,7 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 def test_a_symlink_in_assets_pointing_outside_is_not_copied(make_site: MakeSite, run_cli: RunCli) -> None:
     batch = _one_revision()
-    root = make_site({"articles/place.py": batch, "assets/fig.svg": "<svg/>"})
+    root = make_site({"articles/place.py": batch, "assets/fig.svg": COVER_SVG})
     _with_outside_links(root)
     result = run_cli(["build", "--root", str(root)])
     out = root / "build"
@@ -634,7 +635,7 @@ def test_a_hostile_slug_is_rejected_and_nothing_is_written(
     (root / "assets").mkdir()
     (root / "pyproject.toml").write_text(SETTINGS, "utf-8")
     (root / "articles/a.py").write_text(_one_revision().replace("'place'", repr(slug)), "utf-8")
-    (root / "assets/fig.svg").write_text("<svg/>", "utf-8")
+    (root / "assets/fig.svg").write_text(COVER_SVG, "utf-8")
     before = _tree(tmp_path)
     result = run_cli(["build", "--root", str(root)])
     assert result.code == 1
@@ -679,7 +680,7 @@ def test_hostile_category_names_write_only_inside_the_output(tmp_path: Path, run
     (root / "pyproject.toml").write_text(SETTINGS, "utf-8")
     batch = _one_revision().replace("categories=['c']", f"categories={list(HOSTILE_CATEGORIES)!r}")
     (root / "articles/a.py").write_text(batch, "utf-8")
-    (root / "assets/fig.svg").write_text("<svg/>", "utf-8")
+    (root / "assets/fig.svg").write_text(COVER_SVG, "utf-8")
     before = _tree(tmp_path)
 
     result = run_cli(["build", "--root", str(root)])
@@ -708,7 +709,7 @@ def test_a_category_too_long_for_a_file_name_is_a_problem_not_a_failed_write(
     # 200 Cyrillic letters: a 400-byte folder name, longer than any file system allows.
     name = "я" * 200
     batch = _one_revision().replace("categories=['c']", f"categories=[{name!r}]")
-    root = make_site({"articles/place.py": batch, "assets/fig.svg": "<svg/>"})
+    root = make_site({"articles/place.py": batch, "assets/fig.svg": COVER_SVG})
     checked = run_cli(["validate", "--root", str(root)])
     built = run_cli(["build", "--root", str(root)])
     # Either the site builds (the folder name is shortened) or validation names the category.
@@ -774,7 +775,7 @@ def _batch_with(field: str, char: str) -> str:
 def test_a_character_xml_forbids_is_a_problem_naming_the_field(
     field: str, char: str, make_site: MakeSite, run_cli: RunCli
 ) -> None:
-    root = make_site({"articles/place.py": _batch_with(field, char), "assets/fig.svg": "<svg/>"})
+    root = make_site({"articles/place.py": _batch_with(field, char), "assets/fig.svg": COVER_SVG})
     result = run_cli(["build", "--root", str(root)])
     assert result.code == 1
     assert "Traceback" not in result.err
@@ -795,7 +796,7 @@ def test_a_character_xml_forbids_in_the_settings_is_a_problem(
         if key == "description"
         else SETTINGS.replace('"Test site"', value)
     )
-    root = make_site({"articles/place.py": _one_revision(), "assets/fig.svg": "<svg/>"}, settings=settings)
+    root = make_site({"articles/place.py": _one_revision(), "assets/fig.svg": COVER_SVG}, settings=settings)
     result = run_cli(["build", "--root", str(root)])
     if char == "\x7f":  # DEL is allowed in XML 1.0: a valid title
         assert result.code == 0, result.err

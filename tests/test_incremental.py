@@ -476,7 +476,7 @@ def test_a_date_short_of_the_next_scheduled_revision_changes_nothing(
 
     message = built_with(scheduled, run_cli)
 
-    assert message.startswith("nothing changed since the last build: 1 revisions, 5 pages in "), message
+    assert message.startswith("nothing changed since the last build: 1 revision, 5 pages in "), message
     assert message.endswith(
         f"left out 1 draft and 1 scheduled revision (due {DUE}); --drafts / --future include them\n"
     )

@@ -116,7 +116,8 @@ def leftovers(root: Path) -> list[str]:
 def new_site(root: Path) -> Path:
     (root / "articles").mkdir(parents=True)
     (root / "assets").mkdir()
-    (root / "assets" / "cover.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>\n', "utf-8")
+    cover = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>\n'
+    (root / "assets" / "cover.svg").write_text(cover, "utf-8")
     (root / "pyproject.toml").write_text(SETTINGS, "utf-8")
     return root / "build"
 

@@ -134,7 +134,7 @@ def site(make_site: MakeSite) -> Path:
             "articles/c_ru.py": RU_BATCH,
             "articles/b_ko.py": KO_BATCH,
             "articles/a_en.py": EN_BATCH,
-            "assets/cover.svg": '<svg xmlns="http://www.w3.org/2000/svg"/>\n',
+            "assets/cover.svg": '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>\n',
         },
         settings=SETTINGS_RU,
     )

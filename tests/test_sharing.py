@@ -72,7 +72,8 @@ SITE_BATCH = batch(
     hostile_revision(),
     revision("tall-cover", "2024-03-03", lang="ko", cover="/assets/covers/tall.svg"),
     revision("shared-cover", "2024-03-02", lang="en", cover="/assets/covers/wide.svg"),
-    revision("photo-cover", "2024-03-01", lang="pt-BR", cover="/assets/covers/photo.png"),
+    # A region of a language the site has labels for (pt would need a [tool.site_builder.labels.pt]).
+    revision("photo-cover", "2024-03-01", lang="en-GB", cover="/assets/covers/photo.png"),
     revision("no-cover", "2024-02-29", lang="en"),
 )
 
@@ -227,7 +228,7 @@ def test_a_png_cover_is_used_as_it_is_and_no_cover_means_a_summary_card(built: P
     assert photo["og:image"] == f"{BASE}assets/covers/photo.png"
     assert (photo["og:image:alt"], photo["twitter:card"]) == ("Title of photo-cover", "summary_large_image")
     assert "og:image:width" not in photo and "og:image:type" not in photo  # not read from the file
-    assert photo["og:locale"] == "pt_BR"
+    assert photo["og:locale"] == "en_GB"
     assert plain["twitter:card"] == "summary"
     assert not [name for name in plain if name.startswith("og:image")]
     assert "image" not in json_ld(head(built, "no-cover"))  # type: ignore[operator]
@@ -438,7 +439,8 @@ def test_after_a_cover_change_the_next_build_equals_a_clean_build(change, tmp_pa
 def test_a_cover_that_cannot_be_drawn_is_a_problem_at_its_line(tmp_path: Path, run_cli: RunCli) -> None:
     root = write_site(tmp_path / "site")
     (root / "assets/covers/tall.svg").write_text(
-        '<svg xmlns="http://www.w3.org/2000/svg">\n<rect x="1" x="2"/>\n</svg>\n', "utf-8"
+        '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="630">\n<rect x="1" x="2"/>\n</svg>\n',
+        "utf-8",
     )
 
     result = run_cli(["build", "--root", str(root)])
@@ -471,7 +473,8 @@ def test_many_new_covers_are_drawn_in_worker_processes_into_the_same_bytes(
     assert tree(pooled / "og") == tree(alone / "og")
     assert len(tree(pooled / "og")) == count
 
-    (root / "assets/covers/c03.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg">\n<g>\n', "utf-8")
+    broken = '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630">\n<g>\n'  # its size reads
+    (root / "assets/covers/c03.svg").write_text(broken, "utf-8")
     result = run_cli(["build", "--root", str(root), "--jobs", "2"])
     assert result.code == 1
     assert result.err.splitlines()[0] == (

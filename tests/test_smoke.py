@@ -18,4 +18,4 @@ revisions = [revision(
     )
     result = run_cli(["validate", "--root", str(root)])
     assert (result.code, result.out) == (0, "")
-    assert "ok: 1 revisions valid, 0 fixtures passed" in result.err
+    assert "ok: 1 revision valid, 0 fixtures passed" in result.err

@@ -15,5 +15,5 @@ def test_valid_basic_validates(tmp_path: Path, run_cli: RunCli) -> None:
     result = run_cli(["validate", "--root", str(site)])
 
     assert (result.code, result.out) == (0, "")
-    assert result.err.splitlines() == ["ok: 2 revisions valid, 1 fixtures passed"]
+    assert result.err.splitlines() == ["ok: 2 revisions valid, 1 fixture passed"]
     assert not (site / "build").exists()

@@ -28,6 +28,7 @@ from site_builder.check.rules import Refs, batch_problems
 from site_builder.check.schedule import Schedule, View, views
 from site_builder.errors import Problem
 from site_builder.render.feeds import feed_entry
+from site_builder.render.images import measure, unchanged
 from site_builder.render.pages import Item, environment, items_from, render_articles
 from site_builder.render.proofs import proofs_of
 from site_builder.render.revisions_json import fragment, revision_dict
@@ -64,6 +65,11 @@ class Summary:
         loaded: list[dict[str, object]] = json.loads(b"[" + self.texts.fragment() + b"]")
         return loaded
 
+    def images_unchanged(self, project: Project) -> bool:
+        """Whether every image its pages show still has the size they give it."""
+        assets = project.root / project.settings.assets_dir
+        return all(unchanged(assets, item.images) for item in self.items)
+
     @property
     def clean(self) -> bool:
         """Worth keeping: no problems, so nothing depends on a timeout or a retry, and no
@@ -91,6 +97,10 @@ def summarize(
     shown = [(rev, view) for rev, view in zip(batch.revisions, seen, strict=True) if view is not None]
     data = tuple(revision_dict(rev, batch.name, settings) for rev, _ in shown)
     items = _marked(items_from(data, [proofs_of(root, rev) for rev, _ in shown]), [view for _, view in shown])
+    if staging is not None:  # the pages give each image its size: measured for a build only
+        assets = root / settings.assets_dir
+        sizes = [measure(assets, item.cover, item.content_html) for item in items]
+        items = [dataclasses.replace(item, images=sized) for item, sized in zip(items, sizes, strict=True)]
     listed = tuple(dataclasses.replace(item, content_html="", proofs=()) for item in items)
     pages: dict[str, str] | None = None
     scans: dict[str, Scan] = {}

@@ -163,7 +163,11 @@ def _load(run: _Build, jobs: int | None) -> Judged:
     hooks = Hooks(
         group=run.indexing.shard_number,
         arrived=run.indexing.arrived,
-        reusable=lambda summary: all(stage.has(p, sha) for p, sha in (summary.pages or {}).items()),
+        # A kept batch's pages stand when they are at hand and every image they show kept its size.
+        reusable=lambda summary: (
+            all(stage.has(p, sha) for p, sha in (summary.pages or {}).items())
+            and summary.images_unchanged(run.plan.project)
+        ),
     )
     plan = run.plan
     job = Job(

@@ -20,11 +20,15 @@ from site_builder.authoring.model import Block, CallSite, Flaw, Revision
 from site_builder.check.categories import Spelling, locator, spelling_problems
 from site_builder.check.claims import Claim, as_json
 from site_builder.check.fragments import FragmentLink, content_ids, fragment_link, page_problems
+from site_builder.check.images import image_problems, shown_images
 from site_builder.check.load import Batch, fixture_id, relative_to_root
 from site_builder.check.schedule import Timing
 from site_builder.check.site_layout import MAX_CATEGORY_BYTES, article_url, category_slug, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
+from site_builder.language.english import count, limit
+from site_builder.language.labels import has_labels
+from site_builder.language.tables import language_message
 from site_builder.settings import LANGUAGE_TAG, PYPROJECT, Settings
 
 SLUG = re.compile(r"[a-z0-9-]{3,120}")
@@ -61,6 +65,8 @@ class Refs:
     """Each article page's site path, and the ids its content gives it."""
     spellings: tuple[Spelling, ...] = ()
     """Every revision's categories as written: name, line, slug (for near-duplicates)."""
+    images: tuple[tuple[CallSite, str, str], ...] = ()
+    """Images its pages show (covers, ``<img>`` in the body): (where, subject, URL as written)."""
 
 
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
@@ -74,10 +80,12 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     fragments: list[FragmentLink] = []
     ids: list[tuple[str, tuple[str, ...]]] = []
     spellings: list[Spelling] = []
+    images: list[tuple[CallSite, str, str]] = []
     written_at = locator()
     for rev in batch.revisions:
         subject = rev.slug or "revision"
         spellings += [(c, written_at(rev.site, c), subject) for c in rev.categories if c.strip()]
+        images += ((where, subject, url) for where, url in shown_images(rev))
         for where, rule, message in _revision_findings(settings, rev):
             problems.append(_problem(root, where, subject, rule, message))
         slugs.append((rev.slug, rev.at("slug")))
@@ -116,6 +124,7 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
         fragments=tuple(fragments),
         ids=tuple(ids),
         spellings=tuple(spellings),
+        images=tuple(images),
     )
     return problems, refs
 
@@ -151,6 +160,7 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
     problems.extend(nav_problems(settings, first_slug))
     problems.extend(spelling_problems(root, (use for part in parts for use in part.spellings)))
+    problems.extend(image_problems(root, settings, (image for part in parts for image in part.images)))
     articles = {page: ids for part in parts for page, ids in part.ids}
     links = [link for part in parts for link in part.fragments]
     return problems + page_problems(root, settings, links, articles, pages)
@@ -188,6 +198,7 @@ def _revision_findings(settings: Settings, rev: Revision) -> Iterator[Finding]:
     yield from _flaws(rev.flaws)
     yield from _xml_characters(rev)
     yield from _metadata(rev)
+    yield from _language(settings, rev)
     yield from _body(settings, rev)
     yield from _sources(settings, rev)
 
@@ -257,6 +268,13 @@ def _metadata(rev: Revision) -> Iterator[Finding]:
         yield at("lang"), "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"
 
 
+def _language(settings: Settings, rev: Revision) -> Iterator[Finding]:
+    """A revision's language is one the chrome can be written in."""
+    tag = rev.lang
+    if tag is not None and LANGUAGE_TAG.fullmatch(tag) and not has_labels(tag, settings.labels):
+        yield rev.at("lang"), "lang", language_message("lang", tag, settings.labels)
+
+
 def _is_date(text: str) -> bool:
     if not _DATE.fullmatch(text):
         return False
@@ -275,17 +293,18 @@ def _body(settings: Settings, rev: Revision) -> Iterator[Finding]:
         return
     chars = len(body_text(body_html(rev)))
     low, high = settings.min_body_chars, settings.max_body_chars
+    body = f"body is {count(chars, 'character')}"
     if chars < low:
-        yield rev.at("body"), "body-length", f"body is {chars:,} characters; at least {low:,} are required"
+        yield rev.at("body"), "body-length", f"{body}; {limit('at least', low, 'required')}"
     elif chars > high:
-        yield rev.at("body"), "body-length", f"body is {chars:,} characters; at most {high:,} are allowed"
+        yield rev.at("body"), "body-length", f"{body}; {limit('at most', high, 'allowed')}"
 
 
 def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
     need = settings.min_sources
     if len(rev.sources) < need and "sources" not in {f.field for f in rev.flaws}:
-        count = f"{len(rev.sources)} source" + ("" if len(rev.sources) == 1 else "s")
-        yield rev.at("sources"), "sources-count", f"cites {count}; at least {need} are required"
+        cites = f"cites {count(len(rev.sources), 'source')}"
+        yield rev.at("sources"), "sources-count", f"{cites}; {limit('at least', need, 'required')}"
     seen: set[str] = set()
     for number, source in enumerate(rev.sources, 1):
         for name in ("title", "url", "note"):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from site_builder.errors import UsageError
+from site_builder.language.english import agree, count
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -100,12 +101,12 @@ def including(flags: Iterable[str], n: int) -> str:
     include ``n`` left-out revisions."""
     named = tuple(flags)
     verb = "includes" if len(named) == 1 else "include"
-    return f"{' / '.join(named)} {verb} {'it' if n == 1 else 'them'}"
+    return f"{' / '.join(named)} {verb} {agree(n, 'it', 'them')}"
 
 
 def counted(n: int, one: str, many: str) -> str:
     """``1 draft``, ``2 drafts``: every count of this module's messages goes through here."""
-    return f"{n} {one if n == 1 else many}"
+    return count(n, one, many)
 
 
 @dataclass(frozen=True, slots=True)

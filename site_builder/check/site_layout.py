@@ -93,7 +93,13 @@ def resolves(path: str, pages: frozenset[str], assets: Path) -> bool:
     normal = posixpath.normpath(path) + ("/" if path.endswith("/") and path != "/" else "")
     if normal in pages or normal.removesuffix("index.html") in pages:
         return True
-    if not normal.startswith(ASSETS_URL):
-        return False
+    return asset_file(normal, assets) is not None
+
+
+def asset_file(path: str, assets: Path) -> Path | None:
+    """The file under ``assets`` a decoded site-relative path names (``/assets/a.svg``), or None."""
+    normal = posixpath.normpath(path)
+    if "\x00" in path or "\\" in path or not normal.startswith(ASSETS_URL):
+        return None
     target = (assets / normal[len(ASSETS_URL) :]).resolve()
-    return target.is_relative_to(assets.resolve()) and target.is_file()
+    return target if target.is_relative_to(assets.resolve()) and target.is_file() else None

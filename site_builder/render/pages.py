@@ -17,9 +17,10 @@ from markupsafe import Markup
 
 from site_builder.check.page_ids import RESERVED_IDS
 from site_builder.check.site_layout import article_url, category_slug, category_url, under
+from site_builder.language.labels import Chrome
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
-from site_builder.render.labels import labels
+from site_builder.render.images import Measured, with_sizes
 from site_builder.render.navigation import nav_rank, site_nav
 from site_builder.render.proofs import Proof, fixture_entries, mark_proofs
 from site_builder.render.scroll_regions import focusable_regions
@@ -59,6 +60,13 @@ class Item:
     """An included draft: marked as one."""
     scheduled: str = ""
     """The date an included revision is scheduled for, when after the build's date: marked."""
+    images: Measured = ()
+    """Width and height of the cover and of each image of the body, by ``src`` as written."""
+
+    @property
+    def cover_size(self) -> tuple[int, int] | None:
+        """The cover's width and height, when it has a cover that could be measured."""
+        return next(((w, h) for src, w, h in self.images if src == self.cover), None)
 
 
 def environment(root: Path) -> jinja2.Environment:
@@ -136,12 +144,14 @@ def home_order(settings: Settings, items: Sequence[Item]) -> list[Item]:
 
 def render_articles(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
     """The article pages of ``items``: each depends on its own revision only."""
-    return {f"articles/{item.slug}/index.html": _article(env, settings, item) for item in items}
+    chrome = Chrome(settings.labels)
+    return {f"articles/{item.slug}/index.html": _article(env, settings, item, chrome) for item in items}
 
 
 def render_lists(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
     """The pages that list articles (index, categories) and the 404 page."""
-    common = {"site": settings}
+    chrome = Chrome(settings.labels)
+    common = {"site": settings, "labels_in": chrome}
     pages = {
         "index.html": _page(
             env,
@@ -159,7 +169,7 @@ def render_lists(env: jinja2.Environment, settings: Settings, items: Sequence[It
         env, "categories.html", settings, "/categories/", common, categories=[c for c, _ in categories]
     )
     for link, members in categories:
-        heading = f"{labels(settings.language).category}: {link.name}"
+        heading = f"{chrome(settings.language).category}: {link.name}"
         pages[f"categories/{category_slug(link.name)}/index.html"] = _page(
             env,
             "category.html",
@@ -183,9 +193,9 @@ def _categories(items: Sequence[Item]) -> list[tuple[CategoryLink, list[Item]]]:
     return [(CategoryLink(name, url, len(members)), members) for url, (name, members) in ordered]
 
 
-def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
+def _article(env: jinja2.Environment, settings: Settings, item: Item, chrome: Chrome) -> str:
     proofs = fixture_entries(settings, item.proofs)
-    marked = mark_proofs(item.content_html, item.proofs, proofs, labels(item.lang).proof_mark)
+    marked = mark_proofs(item.content_html, item.proofs, proofs, chrome(item.lang).proof_mark)
     body, toc = add_heading_ids(marked, RESERVED_IDS | {entry.anchor for entry in proofs.values()})
     view = {
         "title": item.title,
@@ -193,20 +203,23 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item) -> str:
         "minutes": item.minutes,
         "excerpt": item.excerpt,
         "cover": item.cover,
+        "cover_size": item.cover_size,
         "categories": item.categories,
         "fixtures": item.fixtures,
         "verified_count": item.verified,
         "proofs": tuple(proofs.values()),
         "draft": item.draft,
         "scheduled": item.scheduled,
-        "body": Markup(focusable_regions(highlight_code(move_under(body, settings.base_path)))),
+        "body": Markup(
+            focusable_regions(highlight_code(move_under(with_sizes(body, item.images), settings.base_path)))
+        ),
     }
     return _page(
         env,
         "article.html",
         settings,
         item.url,
-        {"site": settings},
+        {"site": settings, "labels_in": chrome},
         lang=item.lang,
         article=view,
         toc=list(toc),
@@ -229,6 +242,9 @@ def _page(
     canonical = settings.base_url.rstrip("/") + url
     # Templates write every site-relative URL through `url`, which puts it below the base path.
     link = functools.partial(under, settings.base_path)
+    chrome = common["labels_in"]
+    assert isinstance(chrome, Chrome)  # every page is given the site's chrome words
+    labels = chrome(language)
     return env.get_template(template).render(
-        **common, **context, lang=language, labels=labels(language), canonical=canonical, url=link
+        **common, **context, lang=language, labels=labels, canonical=canonical, url=link
     )

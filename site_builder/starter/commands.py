@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from site_builder.errors import UsageError
+from site_builder.language.english import count
 from site_builder.settings import Project
 from site_builder.starter.site import LANGUAGES, write_starter
 
@@ -67,7 +68,7 @@ def _new(args: argparse.Namespace, project: Project) -> int:
         "(writeThisFixture = false) until you write it\n"
         "next: make the fixture compute what the article shows, write the body "
         f"({settings.min_body_chars:,} to {settings.max_body_chars:,} characters of text) "
-        f"and at least {settings.min_sources} real sources, then run:\n  site-builder validate"
+        f"and at least {count(settings.min_sources, 'real source')}, then run:\n  site-builder validate"
     )
     return 0
 

@@ -1,0 +1,162 @@
+"""The width and height of each image the site shows, read from its file.
+
+A page that gives every ``<img>`` its ``width`` and ``height`` keeps its layout while the
+images load. They come from the file itself: an SVG's ``width`` and ``height`` (px or
+no unit; other absolute units converted) or else its ``viewBox``; any other image
+through Pillow, which reads only its header (PNG, JPEG, GIF, WebP and more), with a
+JPEG's EXIF orientation applied as browsers apply it. An image whose size cannot be
+read is a problem at the line that shows it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import warnings
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+from site_builder.authoring.model import Block, CallSite, Revision
+from site_builder.check.load import relative_to_root
+from site_builder.check.site_layout import asset_file
+from site_builder.check.url_policy import check_url
+from site_builder.errors import Problem
+from site_builder.settings import Settings
+
+if TYPE_CHECKING:
+    import PIL.Image
+
+Size = tuple[int, int]
+"""Width and height in CSS pixels."""
+
+_IMG = re.compile(r"""<img\b(?:[^>"']|"[^"]*"|'[^']*')*>""", re.IGNORECASE)
+_SRC = re.compile(r"""\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
+_LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(px|in|cm|mm|pt|pc|q)?\s*", re.IGNORECASE)
+_PX_PER = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "q": 96 / 101.6}
+_PX_PER |= {"pt": 4 / 3, "pc": 16.0}
+_ROTATED = frozenset({5, 6, 7, 8})
+"""EXIF orientations that turn the picture a quarter: width and height trade places."""
+
+
+def shown_images(rev: Revision) -> Iterator[tuple[CallSite, str]]:
+    """The images a revision's pages show: its cover, then each ``<img>`` of its body, with
+    the line that shows it."""
+    if rev.cover is not None:
+        yield rev.at("cover"), rev.cover
+    for block in rev.body:
+        where = block.site if isinstance(block, Block) else rev.at("body")
+        shown = img_tags(str(block)) if isinstance(block, Markup) else []
+        yield from ((where, src) for _, src in shown if src)
+
+
+def image_problems(
+    root: Path, settings: Settings, images: Iterable[tuple[CallSite, str, str]]
+) -> list[Problem]:
+    """Every image the site shows from its assets (``images``: where, subject, URL) has a
+    width and height that can be read."""
+    assets = root / settings.assets_dir
+    problems = []
+    measured: dict[Path, Size | str] = {}
+    for at, subject, url in images:
+        path = image_path(url, assets)
+        if path is None:  # not a file of the assets: a problem of its own already
+            continue
+        if path not in measured:
+            measured[path] = image_size(path)
+        if isinstance(reason := measured[path], str):
+            message = f"image {url!r} {reason}; pages give every image its width and height"
+            shown = relative_to_root(root, at.path)
+            problems.append(
+                Problem(path=shown, line=at.line, subject=subject, rule="image-size", message=message)
+            )
+    return problems
+
+
+def img_tags(page_html: str) -> list[tuple[re.Match[str], str | None]]:
+    """Every ``<img>`` tag of ``page_html`` and its ``src`` (decoded), in order."""
+    found = []
+    for tag in _IMG.finditer(page_html):
+        src = _SRC.search(tag.group())
+        value = next((group for group in src.groups() if group is not None), "") if src else None
+        found.append((tag, None if value is None else html.unescape(value)))
+    return found
+
+
+def image_path(url: str, assets: Path) -> Path | None:
+    """The file under ``assets`` a site-relative image URL names, or None (another site's
+    image, a page, or nothing)."""
+    local = check_url(url).local_path
+    return None if local is None or check_url(url).error else asset_file(local, assets)
+
+
+def image_size(path: Path) -> Size | str:
+    """The image's width and height, or why they cannot be read."""
+    try:
+        if path.suffix.lower() == ".svg":
+            return _svg_size(path)
+        return _raster_size(path)
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+
+
+def _svg_size(path: Path) -> Size | str:
+    try:
+        _, root = next(ElementTree.iterparse(path, events=("start",)))
+    except (ElementTree.ParseError, StopIteration) as exc:
+        return f"is not a well-formed SVG file: {exc}"
+    if root.tag not in ("svg", "{http://www.w3.org/2000/svg}svg"):
+        return "is not an SVG file: its first element is not <svg>"
+    width, height = _length(root.get("width")), _length(root.get("height"))
+    box = _view_box(root.get("viewBox"))
+    if width and height:
+        return _pixels(width, height)
+    if box and (width or height):  # one of them and the shape: the other follows
+        return _pixels(width or height * box[0] / box[1], height or width * box[1] / box[0])
+    if box:
+        return _pixels(*box)
+    return "has no size: give its <svg> width and height, or a viewBox"
+
+
+def _length(value: str | None) -> float:
+    """An absolute length in px; 0 for a missing, relative (``%``, ``em``) or bad one."""
+    match = _LENGTH.fullmatch(value or "")
+    return float(match.group(1)) * _PX_PER[(match.group(2) or "").lower()] if match else 0.0
+
+
+def _view_box(value: str | None) -> tuple[float, float] | None:
+    parts = re.split(r"[\s,]+", (value or "").strip())
+    try:
+        width, height = float(parts[2]), float(parts[3])
+    except (IndexError, ValueError):
+        return None
+    return (width, height) if width > 0 and height > 0 else None
+
+
+def _pixels(width: float, height: float) -> Size:
+    return max(1, round(width)), max(1, round(height))
+
+
+def _raster_size(path: Path) -> Size | str:
+    from PIL import Image, UnidentifiedImageError  # only a site with raster images needs it
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # only the header is read
+            with Image.open(path) as image:
+                width, height = image.size
+                turned = image.format in ("JPEG", "MPO", "TIFF", "WEBP") and _turned(image)
+    except UnidentifiedImageError:
+        return "is not an image that can be measured (SVG, PNG, JPEG, GIF, WebP…)"
+    except Image.DecompressionBombError:
+        return "has more pixels than Pillow opens (a decompression bomb?)"
+    except (SyntaxError, ValueError) as exc:  # what Pillow raises for a header it cannot read
+        return f"is a broken image: {exc}"
+    return (height, width) if turned else (width, height)
+
+
+def _turned(image: PIL.Image.Image) -> bool:
+    return image.getexif().get(0x0112) in _ROTATED
