@@ -104,10 +104,13 @@ def image_size(path: Path) -> Size | str:
 
 
 def _svg_size(path: Path) -> Size | str:
-    try:
-        _, root = next(ElementTree.iterparse(path, events=("start",)))
-    except (ElementTree.ParseError, StopIteration) as exc:
-        return f"is not a well-formed SVG file: {exc}"
+    # Only the first element is read; the file is ours to close (iterparse leaves a path it
+    # opened open until the iterator is collected).
+    with path.open("rb") as file:
+        try:
+            _, root = next(ElementTree.iterparse(file, events=("start",)))
+        except (ElementTree.ParseError, StopIteration) as exc:
+            return f"is not a well-formed SVG file: {exc}"
     if root.tag not in ("svg", "{http://www.w3.org/2000/svg}svg"):
         return "is not an SVG file: its first element is not <svg>"
     width, height = _length(root.get("width")), _length(root.get("height"))
