@@ -595,7 +595,7 @@ commands = revision(
         verified_output(
             finding_the_root,
             expected={
-                "fromArticles": {"exit": 0, "stderr": ["ok: 1 revisions valid, 0 fixtures passed"]},
+                "fromArticles": {"exit": 0, "stderr": ["ok: 1 revision valid, 0 fixtures passed"]},
                 "fromAnEmptyFolder": {
                     "exit": 2,
                     "stderr": [
@@ -691,7 +691,10 @@ commands = revision(
             "rule, every fixture, every `verified_output` — and writes nothing. It is the "
             "command to run while writing. With `--format text` (the default) problems go to "
             "stderr, ending with `N problems found`, or a single `ok: N revisions valid, M "
-            "fixtures passed` line. `--format json` and `--format github` print the problems "
+            "fixtures passed` line — each noun in the singular when its number is 1 (`1 problem "
+            "found`, `ok: 1 revision valid, 1 fixture passed`), and a number of a thousand or more "
+            "grouped with commas: the command line speaks English, "
+            "whatever the site's `language`. `--format json` and `--format github` print the problems "
             "on stdout instead, for programs and for CI; see "
             "[Checking in CI](/articles/continuous-integration/). `--no-cache` makes it load "
             "every batch and run every fixture even when the cache of the last build says "
@@ -922,7 +925,7 @@ commands = revision(
             expected={
                 "build": {
                     "build": [
-                        "built 1 revisions, 5 pages",
+                        "built 1 revision, 5 pages",
                         "left out 2 drafts and 2 scheduled revisions (the next is due 2026-12-24); "
                         "--drafts / --future include them",
                     ],

@@ -312,7 +312,7 @@ page = revision(
                     ],
                     "stderr": "",
                 },
-                "fine": {"exit": 0, "stdout": [], "stderr": ["ok: 1 revisions valid, 0 fixtures passed"]},
+                "fine": {"exit": 0, "stdout": [], "stderr": ["ok: 1 revision valid, 0 fixtures passed"]},
             },
         ),
         paragraph(

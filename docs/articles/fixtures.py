@@ -462,7 +462,7 @@ fixtures = revision(
                 "validate": {
                     "exit": 0,
                     "stderr": [
-                        "ok: 1 revisions valid, 1 fixtures passed",
+                        "ok: 1 revision valid, 1 fixture passed",
                     ],
                 },
             },

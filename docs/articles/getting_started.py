@@ -223,7 +223,7 @@ python3 -m venv ~/.venvs/site-builder
         verified_output(
             building_the_starter,
             expected={
-                "build": {"exit": 0, "stderr": ["built 1 revisions, 5 pages"]},
+                "build": {"exit": 0, "stderr": ["built 1 revision, 5 pages"]},
                 "validateGithub": {"exit": 0, "stdout": ""},
             },
         ),

@@ -78,7 +78,7 @@ overview = revision(
         ),
         verified_output(
             a_valid_site,
-            expected={"exit": 0, "stderr": ["ok: 1 revisions valid, 0 fixtures passed"]},
+            expected={"exit": 0, "stderr": ["ok: 1 revision valid, 0 fixtures passed"]},
         ),
         paragraph(
             "Change its publication date to a day that does not exist and the same command "

@@ -358,7 +358,9 @@ revisions_page = revision(
         ),
         paragraph(
             "`contentHtml` is the markup the helpers produced, exactly: no heading ids, no table of "
-            "contents, no syntax highlighting — those are added to the page only. The `verified_output` "
+            "contents, no syntax highlighting, no `width` and `height` on images ([Writing an "
+            "article](/articles/writing-articles/#image-sizes)) — those are added to the page only. "
+            "The `verified_output` "
             "is there as the JSON block a reader sees, and its fixture's id is listed under `fixtures`. "
             "The text is escaped as on the page (`&#039;`, `&amp;`); characters outside ASCII (`«`, "
             "`é`, `—`) are written as themselves."

@@ -71,7 +71,15 @@ def what_is_indexed() -> dict:
     ran = run(root, "build")
     shown = page(root, "articles/alpha/index.html")
     record = _fragments(root / "build" / "pagefind")["/articles/alpha/"]
-    chrome = ["Alpha page", "Contents", "No result in this article", "Skip to content", "Next"]
+    chrome = [
+        "Alpha page",
+        "Published",
+        "1 min read",
+        "Contents",
+        "No result in this article",
+        "Skip to content",
+        "Next",
+    ]
     return {
         "title": record["meta"]["title"],
         "content": record["content"],
@@ -205,25 +213,25 @@ search_page = revision(
             "anything inside an element marked `data-pagefind-ignore`. On an article page, "
             "`article.html` puts `data-pagefind-body` on the `<article>`: the site header, the search "
             "box, the sidebar and the previous/next links of the ordered navigation and the footer "
-            "are outside it. Inside it, the category tags, the table of contents and the note about "
-            "verified results are marked `data-pagefind-ignore`. The `h1` carries "
+            "are outside it. Inside it, the byline (the date and the reading time), the category "
+            "tags, the marks of an included draft or scheduled revision, the table of contents and "
+            "the box of fixtures are marked `data-pagefind-ignore`, so that a result's excerpt never "
+            "starts with *Published: 2026-12-01 · 1 min read*. The `h1` carries "
             '`data-pagefind-meta="title"`, so results are titled with the article\'s title rather than '
-            "the page's `<title>`. What remains is the title, the date and reading time, and the body "
-            "with its sources."
+            "the page's `<title>`. What remains is the title and the body with its sources."
         ),
         paragraph(
             "A fixture builds a site of two articles with a navigation, checks that the page of the "
-            "first shows the sidebar (*Alpha page*), the contents (*Contents*), the verified-results "
-            "note, the skip link and the *Next* link, and then reads the record Pagefind kept of that "
-            "page — none of those words are in it:"
+            "first shows the sidebar (*Alpha page*), the byline (*Published*, *1 min read*), the "
+            "contents (*Contents*), the note on verified results, the skip link and the *Next* link, "
+            "and then reads the record Pagefind kept of that page — none of those words are in it:"
         ),
         verified_output(
             what_is_indexed,
             expected={
                 "title": "Alpha",
-                "content": "Alpha. Published: 2026-12-01 · 1 min read "
-                "This article exists so the tool has something "
-                "to check. Sources. CommonMark — the syntax.",
+                "content": "Alpha. This article exists so the tool has something to check. Sources. "
+                "CommonMark — the syntax.",
             },
         ),
         paragraph(

@@ -38,9 +38,9 @@ KEYS = [
         "language",
         "str",
         '"en"',
-        "A language tag (`en`, `ru`, `pt-BR`): the `lang` of revisions that do not set their own, "
-        "and the language of the site's own words (labels exist for `en`, `ru` and `ko`; other "
-        "languages get the English ones).",
+        "A language tag (`en`, `ru`, `ko-KR`): the `lang` of revisions that do not set their own, "
+        "and the language of the site's own words. It must have labels: `en`, `ru` and `ko` come "
+        "with the package, any other language needs a `labels` table.",
     ),
     (
         "description",
@@ -108,6 +108,14 @@ KEYS = [
         "50",
         "How many of the newest revisions the Atom feed holds (at least 1); `revisions.json`, the "
         "sitemap and the list pages hold every one.",
+    ),
+    (
+        "labels",
+        "dict",
+        "{}",
+        "The chrome's words per language, as `[tool.site_builder.labels.LANG]` tables: one for "
+        "`en`, `ru` or `ko` changes the words it gives, one for another language adds it and gives "
+        "every word ([Languages](/articles/languages/#adding-a-language-a-labels-table)).",
     ),
 ]
 """The table readers see; the fixtures below check it against the tool."""
@@ -453,6 +461,7 @@ sources_heading = { en = "Further reading" }
                     "source_uri": "blob/main/",
                     "author": "",
                     "feed_limit": 50,
+                    "labels": {},
                 },
                 "required": ["base_url", "title"],
             },
@@ -485,6 +494,7 @@ sources_heading = { en = "Further reading" }
                     "pyproject.toml:16: settings: source_uri must be str, not bool",
                     "pyproject.toml:17: settings: author must be str, not bool",
                     "pyproject.toml:18: settings: feed_limit must be int, not bool",
+                    "pyproject.toml:19: settings: labels must be dict, not bool",
                 ],
                 "articleProblems": [
                     "articles/demo.py:10: demo: body is 55 characters; at least 5,000 are required",
@@ -503,7 +513,11 @@ sources_heading = { en = "Further reading" }
             "`http` or `https` URL, `language` a language tag, the limits must not be negative and "
             "`min_body_chars` not above `max_body_chars`, `fixture_timeout` more than zero, the three "
             "folders inside the site root (no absolute path, no `..`), `sources_heading` must map "
-            "language tags to non-empty labels, and `feed_limit` be at least 1. A key the tool does "
+            "language tags to non-empty labels, and `feed_limit` be at least 1. `language` must "
+            "also have labels, and each `labels` table is checked label by label, against its "
+            "language's plural forms ([Languages](/articles/languages/#mistakes-in-a-labels-table) "
+            "shows those problems; their rules are `settings-language` and `settings-labels`). A key "
+            "the tool does "
             "not know is named with the closest one when one is near ([did you "
             "mean](/articles/site-wide-rules/#names-typed-wrong-did-you-mean)). These settings "
             "hold one mistake of each kind and leave out `base_url`:"

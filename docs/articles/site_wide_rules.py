@@ -633,7 +633,7 @@ page = revision(
         heading("Names typed wrong: did you mean"),
         paragraph(
             "Whatever name you type — a revision field, a helper, a helper's keyword, a setting, a "
-            "fixture id, a slug — a misspelling that is close to a name the tool knows gets that "
+            "label, a fixture id, a slug — a misspelling that is close to a name the tool knows gets that "
             "name back, at the end of the message: `; did you mean 'NAME'?`. There is never more "
             "than one suggestion, and a name like nothing known gets none (close means a "
             "`difflib` similarity of at least 0.6 to one of the tool's own words). A misspelt helper or "
@@ -688,6 +688,9 @@ page = revision(
                 "**`settings-nav`** — a key of a `[[tool.site_builder.nav]]` table other than "
                 "`section` and `pages`, at its own line; a table that lacks one of them is "
                 "reported at its header.",
+                "A misspelt label in a `[tool.site_builder.labels.LANG]` table is a "
+                "`settings-labels` problem at its line, with the closest label "
+                "([Languages](/articles/languages/#mistakes-in-a-labels-table)).",
             ]
         ),
         paragraph(
@@ -864,7 +867,7 @@ page = revision(
             expected={
                 "rendered": {
                     "line": 9,
-                    "validate": {"exit": 0, "stderr": ["ok: 1 revisions valid, 0 fixtures passed"]},
+                    "validate": {"exit": 0, "stderr": ["ok: 1 revision valid, 0 fixtures passed"]},
                     "build": {
                         "exit": 1,
                         "stderr": [

@@ -21,7 +21,7 @@ from site_builder import (
 )
 
 TEMPLATES = [
-    # file, what it renders, the variables it gets besides site, lang, labels and canonical
+    # file, what it renders, the variables it gets besides site, lang, labels, canonical, labels_in, url
     (
         "base.html",
         "The frame of every page: `<head>`, the header with the search box, `<main>`, the footer. "
@@ -75,16 +75,34 @@ VARIABLES = [
     (
         "`labels`",
         "every page",
-        "The site's own words in `lang`: `labels.search`, `labels.contents`, `labels.published`, "
-        "`labels.minutes` (a format string: `labels.minutes.format(n=3)`), `labels.previous`, "
-        "`labels.next`, `labels.draft`, `labels.scheduled` (`.format(date=…)`), `labels.proof_mark` "
-        "(`{fixture}`), `labels.proof_fixtures` and `labels.proof_results` (`.format(n=…)`)…",
+        "The site's own words in `lang`, one attribute per label of the [labels "
+        "tables](/articles/languages/#adding-a-language-a-labels-table): `labels.search`, "
+        "`labels.contents`, `labels.published`, `labels.previous`, `labels.next`, `labels.draft`, "
+        "`labels.scheduled` (`.format(date=…)`), `labels.proof_mark` (`.format(fixture=…)`)… The "
+        "labels with a number — `labels.minutes`, `labels.article_count`, `labels.proof_fixtures`, "
+        "`labels.proof_results`, `labels.verified` — are plural labels: `.format(n=…)` picks the "
+        "form that goes with the number (below).",
+    ),
+    (
+        "`labels_in`",
+        "every page",
+        "A function: `labels_in(tag)` is the `labels` of another language. `_card.html` words each "
+        "card in its article's language with `{% set words = labels_in(item.lang) %}`.",
+    ),
+    (
+        "`url`",
+        "every page",
+        "A function: `url('/categories/')` is a site-relative path as the page must write it, "
+        "below the path of `base_url` for a site under a sub-path "
+        "([Deploying](/articles/deploying/#sites-under-a-sub-path)). The package's templates write "
+        "every link with it.",
     ),
     ("`canonical`", "every page", "The page's absolute URL: `base_url` joined with the page's path."),
     (
         "`article`",
         "article.html",
-        "`title`, `published`, `minutes`, `excerpt`, `cover` (or none), `categories` (each with "
+        "`title`, `published`, `minutes`, `excerpt`, `cover` (or none), `cover_size` (the cover's "
+        "`(width, height)` read from its file, or none), `categories` (each with "
         "`name` and `url`), `fixtures` (ids), `verified_count` (its `verified_output` blocks), "
         "`proofs` (its fixtures, as the box at the top lists them: below), `draft` (true for an "
         "included draft), `scheduled` (the date of an included scheduled revision, or empty), and "
@@ -110,7 +128,8 @@ VARIABLES = [
         "`items`",
         "index.html, category.html",
         "The articles listed, each with `slug`, `title`, `url`, `published`, `minutes`, "
-        "`excerpt`, `cover`, `lang`, `categories`, `fixtures`, `verified` (how many results are "
+        "`excerpt`, `cover`, `cover_size`, `lang`, `categories`, `fixtures`, `verified` (how many "
+        "results are "
         "verified), `content_html`, and `draft` and `scheduled` as on the article.",
     ),
     ("`categories`", "categories.html", "Every category, each with `name`, `url` and `count`, by name."),
@@ -433,6 +452,56 @@ def every_variable() -> dict:
     }
 
 
+COUNTS = """\
+{% extends "base.html" %}
+{% block main %}
+<p>as it is: {{ labels.minutes }}</p>
+<p>{% for n in [1, 3] %}{{ labels.minutes.format(n=n) }}; {% endfor %}</p>
+<p>{% for c in categories %}{{ c.name }}: {{ labels.article_count.format(n=c.count) }}; {% endfor %}</p>
+<p>{% for n in [0, 1, 2, 5, 21, 22] %}{{ labels_in("ru").article_count.format(n=n) }}; {% endfor %}</p>
+<p>{% for n in [1, 2] %}{{ labels_in("ko").article_count.format(n=n) }}; {% endfor %}</p>
+{% endblock %}
+"""
+"""``templates/categories.html``: the plural labels, printed as they are and with numbers."""
+
+COVERS = """\
+{% extends "base.html" %}
+{% block main %}
+{% for i in items %}<p>{{ i.slug }}: cover={{ i.cover }} cover_size={{ i.cover_size }}</p>
+{% endfor %}
+{% endblock %}
+"""
+"""``templates/index.html``: each item's cover and the size read from its file."""
+
+
+@fixture
+def count_labels() -> dict:
+    """A site of two articles in two categories, one with a 320 × 180 SVG cover, built with COUNTS
+    and COVERS: what the categories page and the home page print."""
+    covered = article("covered", "Covered").replace(
+        "        body=[", '        cover="/assets/card.svg",\n        body=['
+    )
+    files = {
+        "articles/covered.py": covered,
+        "articles/plain.py": article("plain", "Plain").replace('["Demo"]', '["Demo", "Notes"]'),
+        "assets/card.svg": '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 320 180"/>\n',
+        "templates/categories.html": COUNTS,
+        "templates/index.html": COVERS,
+    }
+    root = site(files)
+    ran = run(root, "build")
+
+    def shown(name: str) -> list[str]:
+        main = between(page(root, name), '<main id="main">', "</main>") if ran.code == 0 else ""
+        return re.findall(r"<p>(.*?)</p>", main)
+
+    return {
+        "categoriesPage": shown("categories/index.html"),
+        "homePage": shown("index.html"),
+        "checks": {"built": ran.code == 0},
+    }
+
+
 @fixture
 def overriding_404() -> dict:
     """A site whose templates/404.html replaces two blocks of base.html."""
@@ -559,10 +628,12 @@ templates_page = revision(
         paragraph(
             "Five of them are pages; the four whose names begin with `_` are pieces that the pages "
             "include, and `base.html` is the frame the pages extend. Every template gets four values — "
-            "`site`, `lang`, `labels` and `canonical` — and the page templates get more:"
+            "`site`, `lang`, `labels` and `canonical` — and two functions, `labels_in` and `url`; "
+            "the page templates get more:"
         ),
         data_table(
-            "What each template renders, and what it is given besides site, lang, labels and canonical",
+            "What each template renders, and what it is given besides site, lang, labels, canonical, "
+            "labels_in and url",
             ["template", "renders", "also gets"],
             [[f"`{name}`", renders, extra] for name, renders, extra in TEMPLATES],
         ),
@@ -609,6 +680,50 @@ templates_page = revision(
             "`category.html` extends `index.html` by name, so a site that overrides `index.html` "
             "changes its category pages too. And the table of contents (`toc`) has an entry for the "
             "sources heading as well, since it is an `h2` of the body like any other."
+        ),
+        heading("Labels with a number, and cover sizes"),
+        paragraph(
+            "A label that holds a number is a *plural label*: it has one text per plural form of its "
+            "language ([Languages](/articles/languages/#numbers-and-plural-forms)), and "
+            "`.format(n=…)` puts the number into the text of the form that goes with it. Printed as "
+            "it is, `{{ labels.minutes }}` shows its `other` text with `{n}` still in it, as it did "
+            "before labels had plural forms. `labels_in(tag)` gives another language's labels, "
+            "with that language's forms. This `templates/categories.html` prints them for a site of "
+            "two articles, one in the category *Demo*, the other in *Demo* and *Notes*:"
+        ),
+        code_block(COUNTS, language="html"),
+        verified_output(
+            count_labels,
+            expected={
+                "categoriesPage": [
+                    "as it is: {n} min read",
+                    "1 min read; 3 min read; ",
+                    "Demo: 2 articles; Notes: 1 article; ",
+                    "0 статей; 1 статья; 2 статьи; 5 статей; 21 статья; 22 статьи; ",
+                    "글 1개; 글 2개; ",
+                ]
+            },
+        ),
+        paragraph(
+            "The package's `categories.html` writes each count that way, "
+            "`labels.article_count.format(n=c.count)`, and `_card.html` the reading time as "
+            "`words.minutes.format(n=item.minutes)`, where `words` is `labels_in(item.lang)`. "
+            "`article.cover_size` and each item's `cover_size` are the cover's `(width, height)`, "
+            "read from its file ([Writing an article](/articles/writing-articles/#image-sizes)); "
+            "the package's templates write them as the `width` and `height` of the cover's `<img>`. "
+            "They are none without a cover, and for a cover on another site. An `index.html` that "
+            'prints them, for the same site, whose first article has a cover `<svg viewBox="0 0 320 '
+            '180">`:'
+        ),
+        code_block(COVERS, language="html"),
+        verified_output(
+            count_labels,
+            expected={
+                "homePage": [
+                    "covered: cover=/assets/card.svg cover_size=(320, 180)",
+                    "plain: cover=None cover_size=None",
+                ]
+            },
         ),
         heading("Fixtures, drafts and schedules in a template"),
         paragraph(
@@ -723,7 +838,7 @@ templates_page = revision(
         verified_output(
             unknown_variable,
             expected={
-                "validate": {"exit": 0, "stderr": ["ok: 1 revisions valid, 0 fixtures passed"]},
+                "validate": {"exit": 0, "stderr": ["ok: 1 revision valid, 0 fixtures passed"]},
                 "build": {
                     "exit": 1,
                     "stderr": [
@@ -919,17 +1034,19 @@ templates_page = revision(
         paragraph(
             "A PNG, JPEG, GIF or WebP cover needs no drawing: it is the `og:image` as it is, below "
             "`base_url` when it is a path of the site. Any other cover — an SVG on another host — "
-            "gives no picture. `validate` draws nothing, so an SVG that cannot be drawn (not "
-            "well-formed, no size) is found by `build`, at the SVG's own line, under the slug of "
-            "the first article that shows it. Here `assets/covers/tall.svg` writes the attribute `x` "
-            "twice on its line 2:"
+            "gives no picture. `validate` reads only an SVG cover's `<svg>` tag, for the size every "
+            "page gives the cover — an SVG without a size, or whose `<svg>` tag is broken, is "
+            "already its problem ([Writing an article](/articles/writing-articles/#image-sizes)). It "
+            "draws nothing, so an SVG broken further down is found by `build`, at the SVG's own "
+            "line, under the slug of the first article that shows it. Here "
+            "`assets/covers/tall.svg` writes the attribute `x` twice on its line 2:"
         ),
         code_block(BAD_COVER, language="xml"),
         verified_output(
             cover_png,
             expected={
                 "unreadable": {
-                    "validate": {"exit": 0, "stderr": ["ok: 1 revisions valid, 0 fixtures passed"]},
+                    "validate": {"exit": 0, "stderr": ["ok: 1 revision valid, 0 fixtures passed"]},
                     "build": {
                         "exit": 1,
                         "stderr": [
@@ -963,6 +1080,12 @@ templates_page = revision(
                 "and writes each external link's address after it;",
                 "**wide screens** (62rem and up) put the ordered navigation in a sidebar beside the article.",
             ]
+        ),
+        paragraph(
+            "Two rules are about line breaks: text in Korean breaks between words only "
+            "(`word-break: keep-all` on `:lang(ko)`), and inline code moves to the next line whole "
+            "instead of breaking inside a token — [Languages](/articles/languages/"
+            "#korean-line-breaks-and-inline-code) shows both."
         ),
         paragraph(
             "What readers see of the checking has classes of its own, for a site that restyles it in "

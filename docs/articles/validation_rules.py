@@ -583,9 +583,12 @@ rules = revision(
                 "URL name would be longer than 200 bytes is refused.",
                 "**`published`** — exactly `YYYY-MM-DD`, and a day that exists: `2026-12-1` "
                 "lacks a zero, `2026-02-30` is no date.",
-                "**`lang`** — an optional language tag such as `en`, `ru` or `pt-BR` (two or "
+                "**`lang`** — an optional language tag such as `en`, `ru` or `ko-KR` (two or "
                 "three letters, then `-` parts); without it a revision has the site's "
-                "`language`.",
+                "`language`. The language must be one the chrome can be written in — `en`, `ru`, "
+                "`ko`, or one the site adds with a labels table; otherwise the problem, at the "
+                "`lang=` line, says so and names the table to add "
+                "([Languages](/articles/languages/#the-languages-of-the-chrome)).",
                 "**`xml-character`** — the feed and the sitemap are XML, and XML 1.0 cannot "
                 "carry most control characters (U+0000 to U+001F except tab, line feed and "
                 "carriage return), lone surrogates, U+FFFE or U+FFFF, not even escaped. The "
@@ -824,6 +827,10 @@ rules = revision(
                 "**`url-target`** — a site-relative URL that is neither a page nor a file "
                 "under `assets/`. For a figure, move the file into `assets/`; for a page, check "
                 "the slug.",
+                "**`image-size`** — an image under `assets/` whose width and height cannot be "
+                "read: an SVG with neither a size nor a `viewBox`, or a file that is not an image. "
+                "Pages give every image its size, read from its file ([Writing an "
+                "article](/articles/writing-articles/#image-sizes) shows the problem).",
                 "The cover is reported at its `cover=` line (17 above) and the URLs of "
                 "`Markup` placed directly in the body at the `body=` line (18), since no "
                 "helper call holds them; everything else at its helper call.",

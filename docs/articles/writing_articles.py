@@ -3,6 +3,8 @@
 import datetime
 import json
 import re
+import struct
+import zlib
 
 from _html_probe import attrs_of, tags_of, text_of
 from _pages_kit import page, without_seconds
@@ -52,9 +54,9 @@ full = revision(
     excerpt="The optional fields too.",
     published="2026-11-30",
     cover="/assets/cover.svg",
-    lang="de",
+    lang="ru",
     reading_minutes=7,
-    body=[paragraph("Ein kurzer Absatz, dessen Lesezeit der Autor selbst angibt.")],
+    body=[paragraph("Короткий абзац, время чтения которого автор указал сам.")],
     sources=[COMMONMARK],
 )
 
@@ -461,6 +463,103 @@ def helper_mistakes() -> dict:
     }
 
 
+# --- The width and height of every image on the page.
+
+SIZED_BATCH = """\
+from site_builder import Markup, Source, figure, paragraph, revision
+
+revisions = [
+    revision(
+        slug="sized",
+        title="Sized",
+        categories=["Demo"],
+        excerpt="Images of every kind the site measures.",
+        published="2026-12-01",
+        cover="/assets/cover.svg",
+        body=[
+            figure("/assets/flow.svg", "Width and height", "An SVG with both"),
+            figure("/assets/wide.svg", "A viewBox only", "An SVG with a viewBox"),
+            figure("/assets/half.svg", "A width and a viewBox", "An SVG with one of them and a viewBox"),
+            figure("/assets/print.svg", "Inches", "An SVG measured in inches"),
+            figure("/assets/photo.png", "A photo", "A PNG"),
+            paragraph("In a sentence: ![a flow](/assets/flow.svg)."),
+            paragraph(Markup('<img src="/assets/photo.png" alt="Shown smaller" width="32">')),
+        ],
+        sources=[Source(title="CommonMark Spec", url="https://spec.commonmark.org/0.31.2/", note="syntax")],
+    )
+]
+"""
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" {}/>\n'
+SIZED_ASSETS = {
+    "assets/cover.svg": SVG.format('width="160" height="90"'),
+    "assets/flow.svg": SVG.format('width="40" height="20"'),
+    "assets/wide.svg": SVG.format('viewBox="0 0 300 100"'),
+    "assets/half.svg": SVG.format('width="150" viewBox="0 0 300 100"'),
+    "assets/print.svg": SVG.format('width="1in" height="0.5in"'),
+}
+"""The SVG files of ``articles/sized.py``; ``assets/photo.png`` is a PNG of 64 × 48 pixels."""
+
+UNSIZED_BATCH = """\
+from site_builder import Source, figure, revision
+
+revisions = [
+    revision(
+        slug="unsized",
+        title="Unsized",
+        categories=["Demo"],
+        excerpt="Two images whose size cannot be read.",
+        published="2026-12-01",
+        body=[
+            figure("/assets/blank.svg", "A drawing", "An SVG without a size"),
+            figure("/assets/photo.png", "A photo", "Text under an image's name"),
+        ],
+        sources=[Source(title="CommonMark Spec", url="https://spec.commonmark.org/0.31.2/", note="syntax")],
+    )
+]
+"""
+
+
+def _png(width: int, height: int) -> bytes:
+    """A black PNG image of ``width`` × ``height`` pixels."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + b"\x00\x00\x00" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+
+
+@fixture
+def image_sizes() -> dict:
+    """SIZED_BATCH built: its images on the page and in contentHtml; then UNSIZED_BATCH validated."""
+    root = site({"articles/sized.py": SIZED_BATCH} | SIZED_ASSETS)
+    (root / "assets" / "photo.png").write_bytes(_png(64, 48))
+    built = run(root, "build")
+    shown = page(root, "articles/sized/index.html") if built.code == 0 else ""
+    stored = run(root, "revisions").json()[0]["contentHtml"] if built.code == 0 else ""
+    broken = site({"articles/unsized.py": UNSIZED_BATCH, "assets/blank.svg": SVG.format("")})
+    (broken / "assets" / "photo.png").write_text("Not a picture at all.", "utf-8")
+    checked = run(broken, "validate")
+    return {
+        "page": re.findall(r"<img [^>]*>", shown),
+        "contentHtml": re.findall(r"<img [^>]*>", stored),
+        "unsized": {"exit": checked.code, "stderr": checked.lines},
+        "checks": {
+            "built": built.code == 0,
+            "everyImageOnThePageSized": all(
+                attrs_of(tag, "img").get("width") for tag in re.findall(r"<img [^>]*>", shown)
+            ),
+            "noneInContentHtml": "width=" not in stored.replace('width="32"', ""),
+        },
+    }
+
+
 # --- ordered_list() and unordered_list()
 
 ITEMS = ["Send `POST`", "**Retry** once", "Check that a < b"]
@@ -693,7 +792,7 @@ writing = revision(
                     {
                         "slug": "full-note",
                         "cover": "/assets/cover.svg",
-                        "lang": "de",
+                        "lang": "ru",
                         "readingMinutes": 7,
                         "batch": "notes",
                         "published": "2026-11-30",
@@ -761,7 +860,9 @@ writing = revision(
                     "`lang`",
                     "no",
                     "`str`",
-                    "The site's `language` setting. A language tag such as `en`, `ru` or `pt-BR`.",
+                    "The site's `language` setting. A language tag such as `en`, `ru` or `ko-KR`, "
+                    "of a language the site has words for: `en`, `ru` and `ko`, or one a `labels` "
+                    "table adds (see [Languages](/articles/languages/)).",
                 ],
                 [
                     "`reading_minutes`",
@@ -862,7 +963,7 @@ writing = revision(
             expected={
                 "build": {
                     "stderr": [
-                        "built 1 revisions, 5 pages",
+                        "built 1 revision, 5 pages",
                         "left out 1 draft and 1 scheduled revision (due 2026-12-24); "
                         "--drafts / --future include them",
                     ],
@@ -1162,6 +1263,99 @@ writing = revision(
                 },
             },
         ),
+        heading("Image sizes"),
+        paragraph(
+            "A browser that knows an image's size before the image arrives keeps room for it, so "
+            "the text does not jump as images load. So every image a page shows — each `figure`, "
+            "an image in inline Markdown (`![alt](/assets/x.svg)`), an `<img>` in trusted `Markup`, "
+            "the cover on the article page and on its cards — gets `width` and `height` attributes, "
+            "read from the file under `assets/` when the site is checked:"
+        ),
+        unordered_list(
+            [
+                "**SVG**: the `width` and `height` of its `<svg>` element, in pixels or without a "
+                "unit; `in`, `cm`, `mm`, `Q`, `pt` and `pc` are converted at 96 pixels to the inch, "
+                "as CSS does. When one of them is missing or relative (`%`, `em`), it follows from "
+                "the shape of the `viewBox`; with neither, the `viewBox`'s own size is used. Rounded "
+                "to whole pixels.",
+                "**PNG, JPEG, GIF, WebP** and any other format Pillow reads: the size in the file's "
+                "header. A JPEG that its EXIF orientation turns on its side is measured as browsers "
+                "show it, width and height swapped.",
+                "An `<img>` of your own that already has a `width` or a `height` is left as you "
+                "wrote it; an image on another site is not measured (nothing is fetched).",
+            ]
+        ),
+        paragraph(
+            "The sizes are the page's only: `contentHtml` in the `revisions` JSON keeps the helpers' "
+            "markup exactly, as it keeps links unrewritten. Each `figure` or Markdown image still "
+            "comes out of its helper as shown above; the theme scales a large image down to the "
+            "column, keeping its shape. This batch, `articles/sized.py`, shows a cover and one image "
+            "of each kind (`assets/photo.png` is a PNG of 64 × 48 pixels):"
+        ),
+        code_block(SIZED_BATCH, language="python"),
+        code_block(
+            "\n".join(f"{name}: {text.strip()}" for name, text in SIZED_ASSETS.items()), language="text"
+        ),
+        paragraph("Built, the `<img>` tags of its page — the cover first — and of its `contentHtml`:"),
+        verified_output(
+            image_sizes,
+            expected={
+                "page": [
+                    '<img class="cover" src="/assets/cover.svg" alt="Sized" width="160" height="90">',
+                    '<img src="/assets/flow.svg" alt="Width and height" loading="lazy" width="40" '
+                    'height="20" />',
+                    '<img src="/assets/wide.svg" alt="A viewBox only" loading="lazy" width="300" '
+                    'height="100" />',
+                    '<img src="/assets/half.svg" alt="A width and a viewBox" loading="lazy" '
+                    'width="150" height="50" />',
+                    '<img src="/assets/print.svg" alt="Inches" loading="lazy" width="96" height="48" />',
+                    '<img src="/assets/photo.png" alt="A photo" loading="lazy" width="64" height="48" />',
+                    '<img src="/assets/flow.svg" alt="a flow" width="40" height="20" />',
+                    '<img src="/assets/photo.png" alt="Shown smaller" width="32">',
+                ],
+                "contentHtml": [
+                    '<img src="/assets/flow.svg" alt="Width and height" loading="lazy" />',
+                    '<img src="/assets/wide.svg" alt="A viewBox only" loading="lazy" />',
+                    '<img src="/assets/half.svg" alt="A width and a viewBox" loading="lazy" />',
+                    '<img src="/assets/print.svg" alt="Inches" loading="lazy" />',
+                    '<img src="/assets/photo.png" alt="A photo" loading="lazy" />',
+                    '<img src="/assets/flow.svg" alt="a flow" />',
+                    '<img src="/assets/photo.png" alt="Shown smaller" width="32">',
+                ],
+            },
+        ),
+        paragraph(
+            "An image whose size cannot be read is a problem, in `validate`, in the pytest plugin "
+            "and in `build`, at the line that shows it: the helper call, the `cover=` line for a "
+            "cover, the `body=` line for an `<img>` in `Markup` placed directly in the body. Its "
+            "rule is `image-size`. Here `assets/blank.svg` is an `<svg>` with neither a size nor a "
+            "`viewBox`, and `assets/photo.png` holds a line of text:"
+        ),
+        code_block(UNSIZED_BATCH, language="python"),
+        verified_output(
+            image_sizes,
+            expected={
+                "unsized": {
+                    "exit": 1,
+                    "stderr": [
+                        "articles/unsized.py:11: unsized: image '/assets/blank.svg' has no size: give "
+                        "its <svg> width and height, or a viewBox; pages give every image its width and "
+                        "height",
+                        "articles/unsized.py:12: unsized: image '/assets/photo.png' is not an image that "
+                        "can be measured (SVG, PNG, JPEG, GIF, WebP…); pages give every image its width "
+                        "and height",
+                        "2 problems found",
+                    ],
+                }
+            },
+        ),
+        paragraph(
+            "Give the SVG a `width` and a `height` or a `viewBox` — a drawing program's export "
+            "usually has both — and put a real image where one is named. An SVG file that is not "
+            "well-formed XML or whose first element is not `<svg>` is reported the same way, with "
+            "what is wrong; only its `<svg>` element is read for the size. A rebuild renders a page "
+            "again, with the cards that list it, when an image it shows changes size."
+        ),
         heading("ordered_list and unordered_list"),
         code_block(
             "ordered_list(items: list[str | Markup]) -> Block\n"
@@ -1387,7 +1581,7 @@ writing = revision(
             helper_module,
             expected={
                 "validate": [
-                    "ok: 1 revisions valid, 0 fixtures passed",
+                    "ok: 1 revision valid, 0 fixtures passed",
                 ],
                 "batches": [
                     "guide",
