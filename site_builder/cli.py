@@ -26,7 +26,8 @@ from site_builder.check.schedule import Omitted, Schedule
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
 from site_builder.language.english import count
 from site_builder.printing import annotation, left_out, out, problem_dict, report
-from site_builder.settings import PYPROJECT, Project, find_root, holds_site
+from site_builder.settings import Project, find_root, holds_site
+from site_builder.settings_file import PYPROJECT
 from site_builder.starter.commands import add_commands
 
 if TYPE_CHECKING:

@@ -33,7 +33,8 @@ from site_builder.check.schedule import Schedule
 from site_builder.check.site_layout import under
 from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
-from site_builder.settings import PYPROJECT, Project
+from site_builder.settings import Project
+from site_builder.settings_file import PYPROJECT
 
 LOCAL_HOST = "127.0.0.1"
 """What ``serve`` binds by default: this machine only."""
