@@ -138,7 +138,8 @@ def _progress() -> Iterator[Report]:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from site_builder.serve import interruptible, serve
+    from site_builder.interrupts import interruptible
+    from site_builder.serve import serve
 
     say = functools.partial(print, file=sys.stderr, flush=True)
     schedule = _schedule(args)  # a bad SOURCE_DATE_EPOCH is a usage error before anything is served
