@@ -12,33 +12,28 @@ site's own ``404.html`` and status 404 (never a folder listing).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
-import socket
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import watchfiles
 
+from site_builder.addresses import LOCAL_HOST, bound_server, listening
 from site_builder.build.pipeline import build
 from site_builder.build.plan import plan_build
 from site_builder.check.schedule import Schedule
 from site_builder.check.site_layout import under
 from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
-from site_builder.settings import PYPROJECT, Project
+from site_builder.settings import Project
+from site_builder.settings_file import PYPROJECT
 
-LOCAL_HOST = "127.0.0.1"
-"""What ``serve`` binds by default: this machine only."""
-_EVERY_ADDRESS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
-"""Hosts that bind every address of the machine, and the local address that reaches them."""
 STATE_PATH = "/__site_builder__/state"
 """Where open pages ask for the state, below the site's base path like the site itself."""
 _RELOAD_SCRIPT = """<script>
@@ -187,7 +182,7 @@ def serve(
         state = State(project.settings.base_path)
         handler = partial(_Handler, state=state, directory=str(out))
         # Bound before the first build: a wrong host or a port in use is said at once.
-        with _server(host, port, handler) as server:
+        with bound_server(host, port, handler) as server:
             _rebuild(project, out, state, say, include)
             if stop is not None and stop.is_set():
                 return
@@ -203,76 +198,6 @@ def serve(
                     _rebuild(Project.read(root), out, state, say, include)  # the settings may have changed
             finally:
                 server.shutdown()
-
-
-class _Server6(ThreadingHTTPServer):
-    address_family = socket.AF_INET6
-
-
-def _server(host: str, port: int, handler: Callable[..., _Handler]) -> ThreadingHTTPServer:
-    """An HTTP server bound to ``host`` (a name, an IPv4 or an IPv6 address) and ``port``."""
-    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0] if host else socket.AF_INET
-    server_class = _Server6 if family == socket.AF_INET6 else ThreadingHTTPServer
-    return server_class((host, port), handler)
-
-
-def listening(host: str, port: int, base_path: str) -> str:
-    """What ``serve`` says once it listens: the URL, and for every address how to reach it."""
-    said = f"serving on {_url(host, port, base_path)} (Ctrl-C to stop)"
-    local = _EVERY_ADDRESS.get(host)
-    if local is None:
-        return said
-    network = _network_address()
-    there = _url(network, port, base_path) if network else f"this machine's address, port {port},"
-    return (
-        f"{said}\n{host or '0.0.0.0'} listens on every network address of this machine: open "
-        f"{_url(local, port, base_path)} here, or {there} from another device on the network "
-        "(anyone who can reach this machine can see the site)"
-    )
-
-
-def _url(host: str, port: int, base_path: str) -> str:
-    return f"http://{f'[{host}]' if ':' in host else host}:{port}{base_path}"
-
-
-def _network_address() -> str | None:
-    """This machine's address on its network, for a phone to open; None when it has none.
-    Connecting a UDP socket sends nothing: it only asks the kernel which address it would use."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))  # a documentation address (RFC 5737); nothing is sent
-            address = str(probe.getsockname()[0])
-        except OSError:
-            return None
-    return None if address.startswith("127.") or address == "0.0.0.0" else address
-
-
-@contextlib.contextmanager
-def interruptible() -> Iterator[threading.Event]:
-    """SIGINT and SIGTERM raise KeyboardInterrupt once; a second one ends the process at once.
-    A signal the process was started to ignore (``nohup``, a shell's background job) stays ignored.
-
-    The event yielded is set by the first signal too: Python drops an exception raised where
-    it cannot be handled (in a callback ``os.fork`` runs, say), and a stop must never be lost."""
-    stops = (signal.SIGINT, signal.SIGTERM)
-    previous = {each: signal.getsignal(each) for each in stops}
-    stopping = threading.Event()
-
-    def interrupt(_signum: int, _frame: object) -> None:
-        stopping.set()
-        for each in stops:
-            if signal.getsignal(each) == interrupt:  # the cleanup under way may be cut short, not repeated
-                signal.signal(each, signal.SIG_DFL)
-        raise KeyboardInterrupt
-
-    for each in stops:
-        if previous[each] != signal.SIG_IGN:
-            signal.signal(each, interrupt)
-    try:
-        yield stopping
-    finally:
-        for each, handler in previous.items():
-            signal.signal(each, handler)
 
 
 def _rebuild(

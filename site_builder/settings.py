@@ -19,34 +19,11 @@ from site_builder.errors import Problem, UsageError, did_you_mean
 from site_builder.language.labels import Table
 from site_builder.language.plurals import LANGUAGE_TAG as LANGUAGE_TAG
 from site_builder.language.tables import read_labels
+from site_builder.settings_file import PYPROJECT, TABLE, line_of, problem
+from site_builder.settings_nav import NavSection, read_nav
 
-PYPROJECT = "pyproject.toml"
-_TABLE = re.compile(r"^\[tool\.site_builder[\].]", re.MULTILINE)
-_NAV_TABLE = re.compile(r"^\[\[tool\.site_builder\.nav\]\]", re.MULTILINE)
 _SOURCES_LABEL_RU = "Проверяемые источники"
 _DEFAULT_LABELS = {"en": "Sources", "ko": "출처"}
-
-
-@dataclass(frozen=True, slots=True)
-class NavPage:
-    """One entry of the ordered navigation: an article and the words that link to it."""
-
-    slug: str
-    """The article's slug."""
-    title: str
-    """The link text (may be shorter than the article's title)."""
-    line: int
-    """Line of ``pyproject.toml`` that names it, for problems."""
-
-
-@dataclass(frozen=True, slots=True)
-class NavSection:
-    """A titled group of the ordered navigation."""
-
-    title: str
-    """Shown above its pages."""
-    pages: tuple[NavPage, ...]
-    """In reading order."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -155,7 +132,7 @@ def holds_site(folder: Path) -> bool:
     """Whether ``folder`` has a ``pyproject.toml`` with a ``[tool.site_builder]`` table."""
     candidate = folder / PYPROJECT
     try:
-        return candidate.is_file() and bool(_TABLE.search(candidate.read_text("utf-8", errors="replace")))
+        return candidate.is_file() and bool(TABLE.search(candidate.read_text("utf-8", errors="replace")))
     except OSError as exc:
         raise UsageError(f"cannot read {candidate}: {exc.strerror}") from exc
 
@@ -166,14 +143,14 @@ def load_settings(root: Path) -> tuple[Settings, list[Problem]]:
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return Settings(), [_problem(1, "settings-file", f"cannot read {PYPROJECT}: {exc}")]
+        return Settings(), [problem(1, "settings-file", f"cannot read {PYPROJECT}: {exc}")]
     try:
         table = tomllib.loads(text).get("tool", {}).get("site_builder")
     except tomllib.TOMLDecodeError as exc:
         line = int(m.group(1)) if (m := re.search(r"line (\d+)", str(exc))) else 1
-        return Settings(), [_problem(line, "settings-file", f"{PYPROJECT} is not valid TOML: {exc}")]
+        return Settings(), [problem(line, "settings-file", f"{PYPROJECT} is not valid TOML: {exc}")]
     if not isinstance(table, dict):
-        return Settings(), [_problem(1, "settings-file", "no [tool.site_builder] table")]
+        return Settings(), [problem(1, "settings-file", "no [tool.site_builder] table")]
     return _check(table, text.splitlines())
 
 
@@ -181,14 +158,14 @@ def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[P
     problems: list[Problem] = []
     values: dict[str, object] = {}
     for key, value in table.items():
-        line = _line_of(lines, key)
+        line = line_of(lines, key)
         expected = _TYPES.get(key)
         if expected is None:
             problems.append(
-                _problem(line, "settings-unknown", f"unknown key {key!r}{did_you_mean(key, _TYPES)}")
+                problem(line, "settings-unknown", f"unknown key {key!r}{did_you_mean(key, _TYPES)}")
             )
         elif key == "nav" and isinstance(value, list):
-            nav, found = _nav(value, lines)
+            nav, found = read_nav(value, lines)
             problems.extend(found)
             values[key] = nav
         elif key == "labels" and isinstance(value, dict):
@@ -196,86 +173,27 @@ def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[P
         elif not isinstance(value, expected) or isinstance(value, bool):
             names = " or ".join(t.__name__ for t in expected)
             problems.append(
-                _problem(line, "settings-type", f"{key} must be {names}, not {type(value).__name__}")
+                problem(line, "settings-type", f"{key} must be {names}, not {type(value).__name__}")
             )
         elif message := _bad_value(key, value):
-            problems.append(_problem(line, "settings-value", message))
+            problems.append(problem(line, "settings-value", message))
         else:
             values[key] = value
     for key in _REQUIRED:
         if key not in table:
-            problems.append(
-                _problem(_line_of(lines, ""), "settings-required", f"missing required key {key!r}")
-            )
+            problems.append(problem(line_of(lines, ""), "settings-required", f"missing required key {key!r}"))
     language = str(values.get("language", "en"))
-    labels, found = read_labels(table.get("labels"), language, lines, partial(_line_of, lines))
+    labels, found = read_labels(table.get("labels"), language, lines, partial(line_of, lines))
     settings, problems = Settings(**values, labels=labels), problems + found  # type: ignore[arg-type]
     if settings.min_body_chars > settings.max_body_chars:
         problems.append(
-            _problem(
-                _line_of(lines, "min_body_chars"),
+            problem(
+                line_of(lines, "min_body_chars"),
                 "settings-value",
                 "min_body_chars is greater than max_body_chars",
             )
         )
     return settings, problems
-
-
-def _nav(value: list[object], lines: list[str]) -> tuple[tuple[NavSection, ...], list[Problem]]:
-    """The ``[[tool.site_builder.nav]]`` tables: each a ``section`` title and its
-    ``pages``, pairs of ``[slug, link text]`` in reading order."""
-    headers = [n for n, text in enumerate(lines, 1) if _NAV_TABLE.match(text)]
-    sections: list[NavSection] = []
-    problems: list[Problem] = []
-    for index, table in enumerate(value):
-        start = headers[index] if index < len(headers) else _line_of(lines, "nav")
-        if not isinstance(table, dict) or set(table) != {"section", "pages"}:
-            problems += _nav_keys(table, lines, start)
-            continue
-        title, pages = table["section"], table["pages"]
-        if not isinstance(title, str) or not title.strip() or not isinstance(pages, list):
-            message = "a nav 'section' is a non-empty string and its 'pages' a list"
-            problems.append(_problem(start, "settings-nav", message))
-            continue
-        entries = []
-        for entry in pages:
-            line = _line_after(lines, start, entry)
-            if _is_pair(entry):
-                entries.append(NavPage(str(entry[0]), str(entry[1]), line))
-            else:
-                message = f'a nav page is a pair ["slug", "link text"], not {entry!r}'
-                problems.append(_problem(line, "settings-nav", message))
-        sections.append(NavSection(title, tuple(entries)))
-    return tuple(sections), problems
-
-
-def _nav_keys(table: object, lines: list[str], start: int) -> list[Problem]:
-    """Each unknown key of a nav table at its line, with the key it is closest to (else the keys it lacks)."""
-    known, problems = ("section", "pages"), []
-    for key in (k for k in table if k not in known) if isinstance(table, dict) else ():
-        hint = did_you_mean(key, known) or "; it takes a 'section' title and a 'pages' list"
-        message = f"unknown key {key!r} in [[tool.site_builder.nav]]{hint}"
-        problems.append(_problem(_line_of(lines, key, start), "settings-nav", message))
-    message = "each [[tool.site_builder.nav]] needs exactly a 'section' title and a 'pages' list"
-    return problems or [_problem(start, "settings-nav", message)]
-
-
-def _is_pair(entry: object) -> bool:
-    return (
-        isinstance(entry, list)
-        and len(entry) == 2
-        and all(isinstance(part, str) and part.strip() for part in entry)
-    )
-
-
-def _line_after(lines: list[str], start: int, entry: object) -> int:
-    """The first line from ``start`` on that quotes the entry's slug (else ``start``)."""
-    slug = entry[0] if isinstance(entry, list) and entry else entry
-    quoted = (f'"{slug}"', f"'{slug}'")
-    return next(
-        (n for n in range(start, len(lines) + 1) if any(q in lines[n - 1] for q in quoted)),
-        start,
-    )
 
 
 def _bad_value(key: str, value: object) -> str | None:
@@ -312,22 +230,3 @@ def _bad_url(key: str, value: str) -> str | None:
     if "?" in value or "#" in value:  # the site's URLs are made by appending to it
         return f"{key} must not have a query or a fragment, not {value!r}"
     return None
-
-
-def _line_of(lines: list[str], key: str, table: int = 0) -> int:
-    """The line of ``key`` inside [tool.site_builder] (or the table whose header is at line ``table``),
-    or of the header."""
-    header = table or next((n for n, text in enumerate(lines, 1) if _TABLE.match(text)), 1)
-    # ``key = …``, ``key.sub = …`` or a table of its own: ``[tool.site_builder.key]``.
-    pattern = re.compile(rf"\s*({re.escape(key)}\s*[=.]|\[\[?tool\.site_builder\.{re.escape(key)}\])")
-    for number in range(header + 1, len(lines) + 1):
-        text = lines[number - 1]
-        if text.lstrip().startswith("[") and (table or not _TABLE.match(text)):
-            break
-        if key and pattern.match(text):
-            return number
-    return header
-
-
-def _problem(line: int, rule: str, message: str) -> Problem:
-    return Problem(path=PYPROJECT, line=line, subject="settings", rule=rule, message=message)

@@ -10,9 +10,9 @@ links, index, swap the new site in whole and remember what it learned:
 5. judge the site as a whole: unique slugs, link targets, claims against outcomes;
 6. render the rest (lists, sitemap, feed, ``revisions.json``) and stage it;
 7. check the links of every staged page (a fault there is a template's, reported at
-   the template's line); 8. finish the search index (each shard was started as soon as
-   its last batch was staged, while step 1 still ran);
-9. swap the staging folder in; 10. remember, for the next build.
+   the template's line: :mod:`.staged_links`); 8. finish the search index (each shard was
+   started as soon as its last batch was staged, while step 1 still ran);
+9. swap the staging folder in (:mod:`.publish`); 10. remember, for the next build.
 """
 
 from __future__ import annotations
@@ -20,26 +20,23 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.build import staging
-from site_builder.build.link_memory import Links, link_context, links_after, to_check
 from site_builder.build.loading import Hooks, default_jobs, load_batches
 from site_builder.build.plan import Plan
+from site_builder.build.publish import publish, swap
 from site_builder.build.reuse import Memory
 from site_builder.build.site_check import Judged, judge
-from site_builder.build.sitewide import Staged, stage_rest
+from site_builder.build.sitewide import stage_rest
+from site_builder.build.staged_links import check_links
 from site_builder.build.workers import Job
-from site_builder.build.written import Written, stats
-from site_builder.check.linkcheck import Scan, check_scanned
-from site_builder.check.schedule import Omitted, Window
-from site_builder.check.templates import Templates
+from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem, SiteBuilderError, errors_in
-from site_builder.search.indexing import Index, Indexing
-from site_builder.search.pagefind import SCRIPT, UI_FILES
+from site_builder.search.indexing import Indexing
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +187,7 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
         return Built(staged.problems, judged.revisions, 0, 0)
     run.report("indexing for search, checking links")
     run.indexing.everything({p: sha for p, sha in staged.hashes.items() if p.endswith(".html")})
-    links = _check_links(run, staged, keep=run.plan.reuse is not None)  # 7.
+    links = check_links(run.plan, run.stage, staged, keep=run.plan.reuse is not None)  # 7.
     index = run.indexing.finish()  # 8.
     problems = [*links.problems, *index.problems]
     for done in staged.copying:
@@ -198,8 +195,8 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     if problems:
         return Built(tuple(sorted(problems, key=Problem.sort_key)), judged.revisions, 0, 0)
     run.report("writing")
-    _publish(run.stage, index, staged.files)
-    written = _swap(run, judged, staged, index)  # 9.
+    publish(run.stage, index, staged.files)
+    written = swap(run.plan, run.stage, judged, staged, index)  # 9.
     if run.plan.reuse is not None and links.memory is not None:  # 10.
         memory = Memory(
             run.plan.inputs,
@@ -215,79 +212,6 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
         run.plan.reuse.remember(memory)
     pages, files, record = written.record.pages, len(written.record.files), written.record
     return Built((), judged.revisions, pages, files, omitted=record.omitted, warnings=record.warnings)
-
-
-@dataclass(frozen=True, slots=True)
-class _Links:
-    """The link check of one build: its problems, and what the next check may reuse."""
-
-    problems: tuple[Problem, ...]
-    memory: Links | None
-    """None when nothing is remembered (``--no-cache``)."""
-
-
-def _check_links(run: _Build, staged: Staged, *, keep: bool) -> _Links:
-    """Step 7: every staged page's links, or only those that may have changed since the last
-    passing check of the live site; with ``keep``, what the next check may reuse."""
-    plan, files = run.plan, staged.files | UI_FILES
-    scanned: Mapping[str, Scan] = staged.scanned if staged.scanned is not None else {}
-    context = link_context(plan.inputs.common, files, plan.target.name)
-    last = plan.reuse.links(run.stage.live) if plan.reuse is not None else None
-    pages = staged.pages
-    only = to_check(last, context, pages)
-    base_path = plan.project.settings.base_path
-    templates = Templates(plan.project.root)
-
-    def locate(page: str, rule: str, tag: str, url: str) -> tuple[str, int, str]:
-        return templates.locate(page, rule, tag, url, base_path)
-
-    problems = check_scanned(scanned, files, locate, only, base_path=base_path)
-    memory = (
-        links_after(last, only, scanned, files, pages, plan.inputs.key, context, base_path=base_path)
-        if keep
-        else None
-    )
-    return _Links(tuple(problems), memory)
-
-
-def _publish(stage: staging.Stage, index: Index, files: frozenset[str]) -> None:
-    """The search bundles linked into the staging folder, the merging script beside them,
-    and whatever else an older site left below ``pagefind/`` pruned."""
-    for path, source in index.files.items():
-        staging.link(source, stage.folder / path)
-    staging.write_file(stage.folder, SCRIPT, index.script.encode("utf-8"))
-    stage.prune(set(files) | set(index.files) | UI_FILES, within="pagefind")  # the rest is pruned already
-
-
-@dataclass(frozen=True, slots=True)
-class _Swapped:
-    record: Written
-    """What is live now."""
-    spare_kept: bool
-    """The site live until now is kept as the spare."""
-
-
-def _swap(run: _Build, judged: Judged, staged: Staged, index: Index) -> _Swapped:
-    """Step 9: the new site replaces the old one whole."""
-    plan = run.plan
-    pages = sum(path.endswith(".html") for path in staged.hashes)
-    listed = stats(run.stage.folder)
-    spare = plan.reuse.spare() if plan.reuse is not None else None
-    kept_old = staging.swap(run.stage.folder, plan.target, spare)
-    warnings = tuple(p for p in judged.problems if p.severity == "warning")
-    window = Window.of(plan.schedule, judged.timings(), published=judged.revisions > 0)
-    record = Written(
-        plan.inputs.key,
-        listed,
-        staged.hashes,
-        judged.revisions,
-        pages,
-        index.bundles,
-        window,
-        judged.omitted(),
-        warnings,
-    )
-    return _Swapped(record, kept_old)
 
 
 def _live_bundles(stage: staging.Stage) -> Callable[[str], tuple[Path, tuple[str, ...]] | None]:

@@ -21,7 +21,8 @@ from site_builder.check.rules import Refs
 from site_builder.check.schedule import Schedule, including
 from site_builder.check.site_layout import article_url, category_path
 from site_builder.errors import Problem
-from site_builder.settings import PYPROJECT, Settings
+from site_builder.settings import Settings
+from site_builder.settings_file import PYPROJECT
 
 
 @dataclass(frozen=True, slots=True)

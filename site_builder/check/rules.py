@@ -1,4 +1,5 @@
-"""Validation: a pure pass over a loaded site that returns every problem.
+"""Validation: a pure pass over a loaded site that returns every problem: each batch on its
+own (its revisions' own fields by :mod:`.revision_fields`), then the rules that need every batch.
 
 Nothing here raises or stops early; each rule appends problems and the caller
 decides what to do with all of them at once.
@@ -6,34 +7,27 @@ decides what to do with all of them at once.
 
 from __future__ import annotations
 
-import datetime
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from markupsafe import Markup
 
-from site_builder.authoring.body import body_html, body_text, content_html
-from site_builder.authoring.escaping import forbidden_character, urls_in_html
-from site_builder.authoring.model import Block, CallSite, Flaw, Revision
+from site_builder.authoring.body import content_html
+from site_builder.authoring.escaping import urls_in_html
+from site_builder.authoring.model import Block, CallSite, Revision
 from site_builder.check.categories import Spelling, locator, spelling_problems
 from site_builder.check.claims import Claim, as_json
 from site_builder.check.fragments import FragmentLink, content_ids, fragment_link, page_problems
 from site_builder.check.images import image_problems, shown_images
 from site_builder.check.load import Batch, fixture_id, relative_to_root
+from site_builder.check.revision_fields import revision_findings
 from site_builder.check.schedule import Timing
-from site_builder.check.site_layout import MAX_CATEGORY_BYTES, article_url, category_slug, page_urls, resolves
+from site_builder.check.site_layout import article_url, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
-from site_builder.language.english import count, limit
-from site_builder.language.labels import has_labels
-from site_builder.language.tables import language_message
-from site_builder.settings import LANGUAGE_TAG, PYPROJECT, Settings
-
-SLUG = re.compile(r"[a-z0-9-]{3,120}")
-"""The slug rule: 3 to 120 characters of a-z, 0-9 and ``-``."""
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+from site_builder.settings import Settings
+from site_builder.settings_file import PYPROJECT
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +80,7 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
         subject = rev.slug or "revision"
         spellings += [(c, written_at(rev.site, c), subject) for c in rev.categories if c.strip()]
         images += ((where, subject, url) for where, url in shown_images(rev))
-        for where, rule, message in _revision_findings(settings, rev):
+        for where, rule, message in revision_findings(settings, rev):
             problems.append(_problem(root, where, subject, rule, message))
         slugs.append((rev.slug, rev.at("slug")))
         categories += rev.categories
@@ -189,132 +183,6 @@ def _problem(root: Path, where: CallSite, subject: str, rule: str, message: str)
     return Problem(
         path=relative_to_root(root, where.path), line=where.line, subject=subject, rule=rule, message=message
     )
-
-
-Finding = tuple[CallSite, str, str]
-
-
-def _revision_findings(settings: Settings, rev: Revision) -> Iterator[Finding]:
-    yield from _flaws(rev.flaws)
-    yield from _xml_characters(rev)
-    yield from _metadata(rev)
-    yield from _language(settings, rev)
-    yield from _body(settings, rev)
-    yield from _sources(settings, rev)
-
-
-def _xml_characters(rev: Revision) -> Iterator[Finding]:
-    """Text that would make the feed or the sitemap ill-formed, named by field, at its line."""
-    fields: list[tuple[CallSite | str, str, str]] = [
-        (name, name, value)
-        for name, value in (
-            ("slug", rev.slug),
-            ("title", rev.title),
-            ("excerpt", rev.excerpt),
-            ("cover", rev.cover or ""),
-            ("published", rev.published),
-            ("lang", rev.lang or ""),
-        )
-    ]
-    fields += [("categories", f"category {n}", c) for n, c in enumerate(rev.categories, 1)]
-    fields += [
-        (src.site, f"source {n} {name}", str(getattr(src, name)))
-        for n, src in enumerate(rev.sources, 1)
-        for name in ("title", "url", "note")
-    ]
-    fields += [
-        (block.site if isinstance(block, Block) else "body", f"body item {n}", str(block))
-        for n, block in enumerate(rev.body, 1)
-        # A helper that already named the faulty argument has said it better.
-        if not (isinstance(block, Block) and any(f.rule == "xml-character" for f in block.flaws))
-    ]
-    for where, name, value in fields:
-        if (found := forbidden_character(value)) is not None:
-            yield (
-                rev.at(where) if isinstance(where, str) else where,
-                "xml-character",
-                f"{name} contains {found}",
-            )
-
-
-def _flaws(flaws: tuple[Flaw, ...]) -> Iterator[Finding]:
-    for flaw in flaws:
-        yield flaw.site, flaw.rule, flaw.message
-
-
-def _metadata(rev: Revision) -> Iterator[Finding]:
-    at = rev.at
-    flawed = {f.field for f in rev.flaws}
-    if rev.slug and not SLUG.fullmatch(rev.slug):
-        yield at("slug"), "slug", f"slug {rev.slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'"
-    for name, value in (("title", rev.title), ("excerpt", rev.excerpt)):
-        if not value.strip() and name not in flawed:
-            yield at(name), "required", f"{name} must not be empty"
-    if not rev.categories and "categories" not in flawed:
-        yield at("categories"), "categories", "at least one category is required"
-    for number, category in enumerate(rev.categories, 1):
-        if not category.strip():
-            yield at("categories"), "categories", f"category {number} is empty"
-        elif (size := len(category_slug(category).encode("utf-8", "surrogatepass"))) > MAX_CATEGORY_BYTES:
-            limit = f"at most {MAX_CATEGORY_BYTES} fit a file name"
-            yield (
-                at("categories"),
-                "categories",
-                f"category {number} makes a URL name of {size:,} bytes; {limit}",
-            )
-    if rev.published and not _is_date(rev.published):
-        yield at("published"), "published", f"published {rev.published!r} is not an ISO date like 2020-06-18"
-    if rev.lang is not None and not LANGUAGE_TAG.fullmatch(rev.lang):
-        yield at("lang"), "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"
-
-
-def _language(settings: Settings, rev: Revision) -> Iterator[Finding]:
-    """A revision's language is one the chrome can be written in."""
-    tag = rev.lang
-    if tag is not None and LANGUAGE_TAG.fullmatch(tag) and not has_labels(tag, settings.labels):
-        yield rev.at("lang"), "lang", language_message("lang", tag, settings.labels)
-
-
-def _is_date(text: str) -> bool:
-    if not _DATE.fullmatch(text):
-        return False
-    try:
-        datetime.date.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _body(settings: Settings, rev: Revision) -> Iterator[Finding]:
-    for block in rev.body:
-        if isinstance(block, Block):
-            yield from _flaws(block.flaws)
-    if "body" in {f.field for f in rev.flaws}:
-        return
-    chars = len(body_text(body_html(rev)))
-    low, high = settings.min_body_chars, settings.max_body_chars
-    body = f"body is {count(chars, 'character')}"
-    if chars < low:
-        yield rev.at("body"), "body-length", f"{body}; {limit('at least', low, 'required')}"
-    elif chars > high:
-        yield rev.at("body"), "body-length", f"{body}; {limit('at most', high, 'allowed')}"
-
-
-def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
-    need = settings.min_sources
-    if len(rev.sources) < need and "sources" not in {f.field for f in rev.flaws}:
-        cites = f"cites {count(len(rev.sources), 'source')}"
-        yield rev.at("sources"), "sources-count", f"{cites}; {limit('at least', need, 'required')}"
-    seen: set[str] = set()
-    for number, source in enumerate(rev.sources, 1):
-        for name in ("title", "url", "note"):
-            value = getattr(source, name)
-            if not isinstance(value, str) or not value.strip():
-                yield source.site, "source-field", f"source {number} needs a non-empty {name}"
-        if isinstance(source.url, str) and source.url.strip():
-            if source.url in seen:
-                yield source.site, "source-duplicate", f"source {number} repeats the URL {source.url!r}"
-            seen.add(source.url)
 
 
 def _urls(rev: Revision) -> Iterator[tuple[CallSite, str]]:

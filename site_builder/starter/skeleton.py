@@ -15,7 +15,7 @@ from pathlib import Path
 
 from site_builder.build.reuse import Reuse
 from site_builder.build.site_check import check_site
-from site_builder.check.rules import SLUG
+from site_builder.check.revision_fields import SLUG
 from site_builder.errors import UsageError
 from site_builder.settings import Project
 from site_builder.starter.site import render, today

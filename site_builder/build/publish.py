@@ -1,0 +1,55 @@
+"""Step 9 of the build, the writing: the finished search index linked into the staging folder,
+then the staging folder swapped in for the live site whole, with the record of what is live now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from site_builder.build import staging
+from site_builder.build.plan import Plan
+from site_builder.build.site_check import Judged
+from site_builder.build.sitewide import Staged
+from site_builder.build.written import Written, stats
+from site_builder.check.schedule import Window
+from site_builder.search.indexing import Index
+from site_builder.search.pagefind import SCRIPT, UI_FILES
+
+
+def publish(stage: staging.Stage, index: Index, files: frozenset[str]) -> None:
+    """The search bundles linked into the staging folder, the merging script beside them,
+    and whatever else an older site left below ``pagefind/`` pruned."""
+    for path, source in index.files.items():
+        staging.link(source, stage.folder / path)
+    staging.write_file(stage.folder, SCRIPT, index.script.encode("utf-8"))
+    stage.prune(set(files) | set(index.files) | UI_FILES, within="pagefind")  # the rest is pruned already
+
+
+@dataclass(frozen=True, slots=True)
+class _Swapped:
+    record: Written
+    """What is live now."""
+    spare_kept: bool
+    """The site live until now is kept as the spare."""
+
+
+def swap(plan: Plan, stage: staging.Stage, judged: Judged, staged: Staged, index: Index) -> _Swapped:
+    """Step 9: the new site replaces the old one whole."""
+    pages = sum(path.endswith(".html") for path in staged.hashes)
+    listed = stats(stage.folder)
+    spare = plan.reuse.spare() if plan.reuse is not None else None
+    kept_old = staging.swap(stage.folder, plan.target, spare)
+    warnings = tuple(p for p in judged.problems if p.severity == "warning")
+    window = Window.of(plan.schedule, judged.timings(), published=judged.revisions > 0)
+    record = Written(
+        plan.inputs.key,
+        listed,
+        staged.hashes,
+        judged.revisions,
+        pages,
+        index.bundles,
+        window,
+        judged.omitted(),
+        warnings,
+    )
+    return _Swapped(record, kept_old)

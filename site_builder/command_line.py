@@ -1,0 +1,112 @@
+"""The ``site-builder`` command line: its commands, their arguments, and what a number or a
+port given to them must be. What each command does is :mod:`site_builder.cli`'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from pathlib import Path
+
+from site_builder import __version__
+from site_builder.build.store import CACHE_DIR
+from site_builder.starter.commands import add_commands
+
+
+def command_parser(handlers: Mapping[str, object]) -> argparse.ArgumentParser:
+    """Every command with its arguments; ``handlers``: the function that runs each command
+    (``init`` and ``new`` bring their own)."""
+    parser = argparse.ArgumentParser(prog="site-builder", description="Build a site of verified articles.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    validate = _command(
+        commands,
+        "validate",
+        "check every revision and run every fixture; write nothing",
+        handlers["validate"],
+    )
+    validate.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="text on stderr (default), or json / GitHub annotations on stdout",
+    )
+
+    verify = _command(commands, "verify", "run fixtures and print their results as JSON", handlers["verify"])
+    verify.add_argument("ids", nargs="*", metavar="ID", help="fixture ids MODULE:FUNCTION (default: all)")
+    verify.add_argument(
+        "--repeat",
+        type=_number,
+        default=1,
+        metavar="N",
+        help="run each fixture N times and report any whose output differs",
+    )
+
+    build = _command(
+        commands, "build", "validate, run fixtures, render and write the site atomically", handlers["build"]
+    )
+    build.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: output_dir setting)")
+    build.add_argument("--jobs", type=_number, metavar="N", help="worker processes (default: one per core)")
+
+    serve = _command(
+        commands, "serve", "build, serve on 127.0.0.1, rebuild and reload on change", handlers["serve"]
+    )
+    serve.add_argument(
+        "--port", type=_port_number, default=8000, metavar="P", help="port (default 8000; 0: any free port)"
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar="H",
+        help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: every address, "
+        "to open the site from a phone on the same network)",
+    )
+    serve.set_defaults(site=False)  # it reads the site itself, once Ctrl-C stops it cleanly
+
+    revisions = _command(
+        commands, "revisions", "print the revisions as JSON for importers", handlers["revisions"]
+    )
+    revisions.add_argument("--slug", action="append", metavar="S", help="only this slug (repeatable)")
+    revisions.add_argument(
+        "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
+    )
+    no_cache = {  # what --no-cache means differs: only build writes the cache; revisions runs no fixture
+        build: f"neither read nor write {CACHE_DIR}/: load every batch, run every fixture, render every page",
+        validate: f"do not read {CACHE_DIR}/ (validate never writes it): load every batch, run every fixture",
+        revisions: f"do not read {CACHE_DIR}/ (revisions never writes it): load every batch",
+    }
+    for command, help_ in no_cache.items():
+        command.add_argument("--no-cache", action="store_true", help=help_)
+    for command in (validate, build, serve, revisions):  # what a build publishes
+        command.add_argument("--drafts", action="store_true", help="include drafts, marked")
+        command.add_argument("--future", action="store_true", help="include scheduled revisions, marked")
+    add_commands(commands, _command)
+    return parser
+
+
+def _command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help_: str, handler: object
+) -> argparse.ArgumentParser:
+    sub = commands.add_parser(name, help=help_, description=help_)
+    sub.add_argument(
+        "--root",
+        type=Path,
+        metavar="DIR",
+        help="site root (default: nearest pyproject.toml with [tool.site_builder] upward)",
+    )
+    sub.set_defaults(handler=handler, site=True)
+    return sub
+
+
+def _number(text: str, low: int = 1, high: int | None = None) -> int:
+    value = int(text)
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(
+            f"must be {low} to {high}" if high is not None else f"must be {low} or more"
+        )
+    return value
+
+
+def _port_number(text: str) -> int:
+    return _number(text, 0, 65535)
