@@ -10,6 +10,7 @@ read is a problem at the line that shows it.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import warnings
@@ -89,12 +90,25 @@ def img_tags(page_html: str) -> list[tuple[re.Match[str], str | None]]:
 def image_path(url: str, assets: Path) -> Path | None:
     """The file under ``assets`` a site-relative image URL names, or None (another site's
     image, a page, or nothing)."""
-    local = check_url(url).local_path
-    return None if local is None or check_url(url).error else asset_file(local, assets)
+    verdict = check_url(url)
+    local = verdict.local_path
+    return None if local is None or verdict.error else asset_file(local, assets)
 
 
 def image_size(path: Path) -> Size | str:
     """The image's width and height, or why they cannot be read."""
+    try:
+        stamp = path.stat()
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    return _size_of(path, stamp.st_mtime_ns, stamp.st_size, stamp.st_ino)
+
+
+# Many pages show one file (a shared figure, a cover): a build measures it once, and a
+# rebuild that checks its kept pages' images reads each file once, not once a page. The
+# file's stamp is part of the key, so an edited image is measured again.
+@functools.lru_cache(maxsize=4096)
+def _size_of(path: Path, _mtime_ns: int, _size: int, _inode: int) -> Size | str:
     try:
         if path.suffix.lower() == ".svg":
             return _svg_size(path)
