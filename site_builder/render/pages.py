@@ -62,6 +62,25 @@ class Item:
     """The date an included revision is scheduled for, when after the build's date: marked."""
     images: Measured = ()
     """Width and height of the cover and of each image of the body, by ``src`` as written."""
+    later: bool = False
+    """A later revision of its article (``revised=``/``changes=``): its pages need every batch."""
+    revised: str = ""
+    """A later revision's own date."""
+    changes: str = ""
+    """A later revision's note of changes, as HTML."""
+    updated: str = ""
+    """In lists, the feed and the sitemap: the date of the article's latest revision, when it has
+    more than one (``published`` stays the first revision's)."""
+
+    @property
+    def date(self) -> str:
+        """The date it takes effect: ``revised`` for a later revision, else ``published``."""
+        return self.revised or self.published
+
+    @property
+    def latest_date(self) -> str:
+        """The date lists show and sort by: the latest revision's."""
+        return self.updated or self.published
 
     @property
     def cover_size(self) -> tuple[int, int] | None:
@@ -118,6 +137,9 @@ def items_from(revisions: Sequence[Mapping[str, object]], proofs: Sequence[tuple
             verified=len(marked),
             content_html=str(r.get("contentHtml", "")),
             proofs=marked,
+            later=r.get("changes") is not None,
+            revised=str(r.get("revised") or ""),
+            changes=str(r.get("changes") or ""),
         )
         for r, marked in zip(revisions, proofs, strict=True)
     ]
@@ -128,8 +150,8 @@ def _strings(value: object) -> list[str]:
 
 
 def newest_first(items: Sequence[Item]) -> list[Item]:
-    """By date, newest first; revisions of one day keep site order."""
-    return sorted(items, key=lambda item: item.published, reverse=True)
+    """By date (an article's latest revision's), newest first; revisions of one day keep site order."""
+    return sorted(items, key=lambda item: item.latest_date, reverse=True)
 
 
 def home_order(settings: Settings, items: Sequence[Item]) -> list[Item]:

@@ -44,7 +44,18 @@ def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, ob
         "sources": [{"title": s.title, "url": s.url, "note": s.note} for s in rev.sources],
         "fixtures": list(dict.fromkeys(fixtures)),
         "draft": rev.draft,
+        # Where it stands in its article's history: set here for a first revision; a later
+        # one's numbers need every batch, and the kernel sets them (see ``numbered``).
+        "revision": None if rev.later else 1,
+        "revises": None,
+        "changes": rev.changes_html if rev.later else None,
+        "revised": rev.revised,
     }
+
+
+def numbered(data: dict[str, object], revision: int) -> dict[str, object]:
+    """``data`` as the ``revision``-th revision of its article (revising the one before)."""
+    return data | {"revision": revision, "revises": revision - 1 if revision > 1 else None}
 
 
 def dumps(data: object, indent: int | None) -> str:
