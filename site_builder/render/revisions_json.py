@@ -69,3 +69,9 @@ def fragment(item: object) -> str:
     """One element of the ``revisions.json`` array, indented as the array holds it."""
     # json.dumps escapes newlines inside strings, so every newline here is structure.
     return json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+
+
+def latest_only(data: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The latest revision of each article (the last of its slug), where its first stood."""
+    last = {str(d["slug"]): d for d in data}
+    return [last[slug] for slug in dict.fromkeys(str(d["slug"]) for d in data)]
