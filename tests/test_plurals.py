@@ -25,6 +25,58 @@ NUMBERS = (0, 1, 2, 5, 21, 22)
 
 # label → language → the text for each of NUMBERS.
 CHROME = {
+    "words_added": {
+        "en": [
+            "0 words added",
+            "1 word added",
+            "2 words added",
+            "5 words added",
+            "21 words added",
+            "22 words added",
+        ],
+        "ru": [
+            "добавлено 0 слов",
+            "добавлено 1 слово",
+            "добавлено 2 слова",
+            "добавлено 5 слов",
+            "добавлено 21 слово",
+            "добавлено 22 слова",
+        ],
+        "ko": [
+            "단어 0개 추가",
+            "단어 1개 추가",
+            "단어 2개 추가",
+            "단어 5개 추가",
+            "단어 21개 추가",
+            "단어 22개 추가",
+        ],
+    },
+    "words_removed": {
+        "en": [
+            "0 words removed",
+            "1 word removed",
+            "2 words removed",
+            "5 words removed",
+            "21 words removed",
+            "22 words removed",
+        ],
+        "ru": [
+            "удалено 0 слов",
+            "удалено 1 слово",
+            "удалено 2 слова",
+            "удалено 5 слов",
+            "удалено 21 слово",
+            "удалено 22 слова",
+        ],
+        "ko": [
+            "단어 0개 삭제",
+            "단어 1개 삭제",
+            "단어 2개 삭제",
+            "단어 5개 삭제",
+            "단어 21개 삭제",
+            "단어 22개 삭제",
+        ],
+    },
     "minutes": {
         "en": ["0 min read", "1 min read", "2 min read", "5 min read", "21 min read", "22 min read"],
         "ru": [

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from site_builder.authoring.body import body_html
 from site_builder.authoring.model import CallSite, Revision
+from site_builder.language.labels import Table, lacks_history
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -41,6 +42,8 @@ class Step:
     """Its ``revision(`` line."""
     fields: tuple[CallSite, CallSite, CallSite, CallSite, CallSite]
     """The lines of its ``slug=``, ``published=``, ``revised=``, ``changes=`` and ``body=``."""
+    lang: str | None = None
+    """Its ``lang``; None for the site's language."""
 
     @classmethod
     def of(cls, rev: Revision) -> Step:
@@ -48,7 +51,8 @@ class Step:
         digest = hashlib.sha256(body_html(rev).encode("utf-8", "surrogatepass")).hexdigest()
         fields = tuple(rev.at(name) for name in ("slug", "published", "revised", "changes", "body"))
         assert len(fields) == 5
-        return cls(rev.slug, rev.published, rev.revised, rev.changes is not None, digest, rev.site, fields)
+        later = rev.changes is not None
+        return cls(rev.slug, rev.published, rev.revised, later, digest, rev.site, fields, rev.lang)
 
     @property
     def later(self) -> bool:
@@ -73,6 +77,19 @@ def history_findings(steps: Iterable[Step], where: Where) -> list[Finding]:
         for number, (earlier, step) in enumerate(zip([None, *group], group, strict=False), 1):
             found += _step_findings(slug, number, group[0], earlier, step, where)
     return found
+
+
+def label_findings(steps: Iterable[Step], language: str, tables: Mapping[str, Table]) -> Iterator[Finding]:
+    """A later revision in a language the site added whose labels lack the words its history
+    pages need (the package's languages have them all), at its ``changes=`` line."""
+    for step in steps:
+        tag = step.lang or language
+        if step.later and (missing := lacks_history(tag, tables)):
+            message = (
+                f"{step.slug!r} has a later revision in {tag!r}: its pages need the labels "
+                f"{', '.join(missing)}, which [tool.site_builder.labels.{tag}] does not give"
+            )
+            yield step.fields[3], step.slug, "labels", message
 
 
 def _step_findings(

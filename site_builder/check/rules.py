@@ -19,7 +19,7 @@ from site_builder.authoring.model import Block, CallSite, Revision
 from site_builder.check.categories import Spelling, locator, spelling_problems
 from site_builder.check.claims import Claim, as_json
 from site_builder.check.fragments import FragmentLink, content_ids, fragment_link, page_problems
-from site_builder.check.history import Step, history_findings
+from site_builder.check.history import Step, history_findings, label_findings
 from site_builder.check.images import image_problems, shown_images
 from site_builder.check.load import Batch, fixture_id, relative_to_root
 from site_builder.check.revision_fields import revision_findings
@@ -151,8 +151,10 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
     problems.extend(nav_problems(settings, first_slug))
-    steps = (step for part in parts for step in part.steps)
-    for at, subject, rule, message in history_findings(steps, lambda site: _place(root, site)):
+    steps = [step for part in parts for step in part.steps]
+    found = history_findings(steps, lambda site: _place(root, site))
+    found += label_findings(steps, settings.language, settings.labels)
+    for at, subject, rule, message in found:
         problems.append(_problem(root, at, subject, rule, message))
     problems.extend(spelling_problems(root, (use for part in parts for use in part.spellings)))
     problems.extend(image_problems(root, settings, (image for part in parts for image in part.images)))

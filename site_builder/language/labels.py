@@ -123,6 +123,18 @@ NAMES = tuple(f.name for f in fields(Labels))
 """Every label's key, in the order of :class:`Labels`."""
 COUNTS = frozenset(f.name for f in fields(Labels) if f.type == "Count")
 """The keys of the labels that hold a number."""
+HISTORY = NAMES[NAMES.index("updated") :]
+"""The labels only the pages of an article with more than one revision use: a language a site
+adds may leave them out until it publishes such an article (:func:`lacks_history`)."""
+
+
+def lacks_history(tag: str, tables: Mapping[str, Table]) -> tuple[str, ...]:
+    """The history labels a site's own language ``tag`` does not give (none for the package's)."""
+    if base(tag) in BUILT_IN:
+        return ()
+    lowered = {name.lower(): table for name, table in tables.items()}
+    given = {key for name in (base(tag), tag.lower()) for key in lowered.get(name, {})}
+    return tuple(name for name in HISTORY if name not in given)
 
 
 @functools.lru_cache(maxsize=8)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 
 from site_builder.errors import Problem, did_you_mean
 from site_builder.language.english import count
-from site_builder.language.labels import BUILT_IN, COUNTS, NAMES, Table, has_labels, supported
+from site_builder.language.labels import BUILT_IN, COUNTS, HISTORY, NAMES, Table, has_labels, supported
 from site_builder.language.plurals import LANGUAGE_TAG, base, categories
 
 _SETTINGS = "pyproject.toml"
@@ -65,7 +65,7 @@ def check_table(lang: str, table: object, complete: Collection[str] = BUILT_IN) 
         return
     for key, value in table.items():
         yield from _entry(lang, str(key), value)
-    missing = [name for name in NAMES if name not in table]
+    missing = [name for name in NAMES if name not in table and name not in HISTORY]
     partial = lang.lower() in BUILT_IN or (base(lang) != lang.lower() and base(lang) in complete)
     if missing and not partial:
         yield lang, "", f"labels.{lang} lacks {count(len(missing), 'label')}: {', '.join(missing)}"
