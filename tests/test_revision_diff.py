@@ -155,6 +155,13 @@ CASES = [
         id="non-breaking-spaces-are-no-visible-change",
     ),
     pytest.param(
+        "<p>RFC 7231 §6.5.8</p>",
+        "<p>RFC\u00a07231 §\u00a06.5.8</p>",
+        "<p>RFC\u00a07231 §<ins>\u00a0</ins>6.5.8</p>",
+        (0, 0, 1),
+        id="a-space-added-is-a-change",
+    ),
+    pytest.param(
         '<h2 id="why">Why</h2>\n<p id="x" title="id=&quot;y&quot;" data-id="z">Text.</p>',
         '<h2 id="why">Why not</h2>\n<p id="x" title="id=&quot;y&quot;" data-id="z">Text.</p>',
         '<h2>Why<ins> not</ins></h2>\n<p title="id=&quot;y&quot;" data-id="z">Text.</p>',
@@ -270,7 +277,8 @@ WORDS = [
 ]  # fmt: skip
 CODE_LINES = ["x = 1", "    y = x  +  1", "\tz = '<b>' & \"q\"", "", "return {'a': 1}", "  # done"]
 
-words = st.lists(st.sampled_from(WORDS), min_size=1, max_size=8).map(" ".join)
+spaced = st.tuples(st.sampled_from(WORDS), st.sampled_from([" ", " ", " ", "\u00a0", "\n", ""])).map("".join)
+words = st.lists(spaced, min_size=1, max_size=8).map("".join)
 code = st.lists(st.sampled_from(CODE_LINES), min_size=1, max_size=6).map("\n".join)
 items = st.lists(words, min_size=1, max_size=4)
 row = st.lists(words, min_size=2, max_size=2)
@@ -321,10 +329,21 @@ def edited(kind: str, value: Any) -> st.SearchStrategy[Any]:
     if kind == "code":
         return touched(value.split("\n"), st.sampled_from(CODE_LINES)).map("\n".join)
     if kind in ("p", "h2"):
-        return touched(value.split(" "), st.sampled_from(WORDS)).map(" ".join)
+        return touched(value.split(" "), spaced).map(" ".join) | respaced(value)
     if kind == "table":
         return st.one_of(touched(value, row), *(edited_row(value, n) for n in range(len(value))))
     return touched(value, words).filter(bool)
+
+
+def respaced(text: str) -> st.SearchStrategy[str]:
+    """``text`` with a space added somewhere, or one of its spaces taken out or changed."""
+    at = st.integers(0, len(text))
+    added = st.tuples(at, st.sampled_from([" ", "\u00a0"])).map(lambda a: text[: a[0]] + a[1] + text[a[0] :])
+    spaces = [n for n, c in enumerate(text) if c.isspace()]
+    if not spaces:
+        return added
+    changed = st.tuples(st.sampled_from(spaces), st.sampled_from(["", " ", "\u00a0", "\n"]))
+    return added | changed.map(lambda c: text[: c[0]] + c[1] + text[c[0] + 1 :])
 
 
 def edited_row(rows: list[list[str]], n: int) -> st.SearchStrategy[list[list[str]]]:

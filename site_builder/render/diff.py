@@ -196,8 +196,8 @@ def _diff_code(old: str, new: str, place: _Place, out: _Out) -> None:
 
 
 def _unpaired(old: Sequence[Atom], new: Sequence[Atom], place: _Place, out: _Out) -> None:
-    if not place.pre and _blank(old) and _blank(new):
-        out.keep(_html(new))  # only whitespace on either side: nothing a reader sees changed
+    if not place.pre and _blank(old) and _blank(new) and ((old and new) or place.top or not place.wrap):
+        out.keep(_html(new))  # one space for another, or spaces between blocks: nothing to see
         return
     if place.top:
         out.blocks += sum(_block_count(side) for side in (old, new))
