@@ -85,6 +85,15 @@ CASES = [
         id="code-spaces-count",
     ),
     pytest.param(
+        "<pre><code>a = 1\nb = 2</code></pre>",
+        "<pre><code>a = 1\nb = 2\n\ndef total(values):\n    return sum(v * 2 for v in values if v)"
+        "</code></pre>",
+        "<pre><code>a = 1\nb = 2<ins>\n\ndef total(values):\n"
+        "    return sum(v * 2 for v in values if v)</ins></code></pre>",
+        (11, 0, 1),
+        id="code-that-grew-stays-one-program",
+    ),
+    pytest.param(
         "<pre><code>f(1)\n(2)</code></pre>",
         "<pre><code>f(3)\n(4)</code></pre>",
         "<pre><code>f(<del>1</del><ins>3</ins>)\n(<del>2</del><ins>4</ins>)</code></pre>",

@@ -1,8 +1,9 @@
 """Which changed elements of two revisions the diff compares inside, rather than replacing whole.
 
 Owns :func:`pair_elements`: a paragraph with a few words changed, a list item reworded, a table
-row with one cell changed are shown once with their changed words marked; an element with little
-in common with any counterpart is shown removed, and the new one added.
+row with one cell changed, a program that keeps half of its lines are shown once with their
+changes marked; an element with little in common with any counterpart is shown removed, and the
+new one added.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ _FLOOR = 0.5 - 1e-9
 """The least similarity that pairs two elements (a two-cell row with one cell changed is 0.5)."""
 _WINDOW = 4
 """How many unpaired old elements one new element is compared with."""
-_LONG = 1000
-"""Words in two elements above which their similarity is measured without their order."""
+_LONG = 500
+"""Words in an element above which its similarity is measured without their order."""
 
 
 def pair_elements(old: Sequence[Atom], new: Sequence[Atom], parent: str, pre: bool) -> list[tuple[int, int]]:
@@ -55,8 +56,8 @@ def _pairs(old: Sequence[Atom], new: Sequence[Atom], floor: float) -> list[tuple
         for k in range(first, min(first + _WINDOW, len(olds))):
             a = olds[k][1]
             if a.start == b.start:
-                matcher.set_seq1(a.words)
-                score = _similarity(matcher, len(a.words) + len(b.words), best)
+                score = _similarity(matcher, a, best)
+                score = max(score, _kept_lines(a, b)) if b.name == "pre" else score
                 best, found = (score, k) if score > best else (best, found)
         if found is not None:
             pairs.append((olds[found][0], j))
@@ -64,12 +65,21 @@ def _pairs(old: Sequence[Atom], new: Sequence[Atom], floor: float) -> list[tuple
     return pairs
 
 
-def _similarity(matcher: SequenceMatcher[str], size: int, best: float) -> float:
-    """How alike the matcher's two word lists are; ``best`` or less when they cannot beat it.
-    Below 0 (code) the first candidate wins at once."""
+def _similarity(matcher: SequenceMatcher[str], a: Node, best: float) -> float:
+    """How alike ``a``'s words and the matcher's second list are; ``best`` or less when they
+    cannot beat it. Below 0 (inside code) the first candidate wins at once."""
     if best < 0:
         return 1.0
+    matcher.set_seq1(a.words)
     if matcher.real_quick_ratio() <= best or matcher.quick_ratio() <= best:
         return best
-    # A long block (a whole program) is judged by its words, not their order: ratio() is quadratic.
-    return matcher.quick_ratio() if size > _LONG else matcher.ratio()
+    # A long block is judged by its words, not their order: ratio() is quadratic.
+    return matcher.quick_ratio() if len(a.words) > _LONG else matcher.ratio()
+
+
+def _kept_lines(a: Node, b: Node) -> float:
+    """Code: the share of the shorter program's lines that the other keeps, in order (a program
+    that grew is the same program, diffed line by line)."""
+    old, new = a.html.splitlines(), b.html.splitlines()
+    kept = sum(block.size for block in SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks())
+    return kept / min(len(old), len(new))
