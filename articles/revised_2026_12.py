@@ -637,7 +637,7 @@ CLIENT_CHANGES = (
 # --- Статья -----------------------------------------------------------------
 
 client_revision = revision(
-    slug="retry-client-one-intent-one-key-next",
+    slug="retry-client-one-intent-one-key",
     title="Повтор без второго эффекта: одно намерение\u00a0— один ключ",
     categories=["HTTP", "Надёжность"],
     excerpt=(
@@ -648,6 +648,8 @@ client_revision = revision(
     ),
     cover="/assets/retry/client-intent-cover.svg",
     published="2020-06-18",
+    revised="2026-12-01",
+    changes=CLIENT_CHANGES,
     lang="ru",
     body=[
         paragraph(
