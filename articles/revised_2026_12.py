@@ -602,15 +602,14 @@ _DECISION_OPERATOR_ROWS = [
 ]
 
 DECISION_CHANGES = (
-    f"`after_fix`가 끝없이 다시 보내 몇 주 전에 승인된 지시도 설정을 고치는 순간 나가던 것을 고쳐 지시에 "
-    f"승인 뒤 {_DECISION_MAX_AGE}의 수명을 두었고(지나면 `expired`로 멈추고 다시 묻는다), “보낸 적이 "
-    "없으니 중복될 것도 없다”는 “보냈다”를 전송보다 먼저 적을 때만 맞는다는 것을 밝혀 모델과 픽스처에 "
-    f"넣었다. `again`이 첫 전송을 포함해 {_DECISION_AGAIN_SENDS}번 보낸다는 것을 실행에서 세어 “세 번”이 "
-    "무엇을 세는지 바로잡았고, “결정적”을 “결정론적”으로 고쳤다."
+    "`after_fix`의 재전송에 끝이 없어 몇 주 전에 승인된 지시도 설정을 고치는 순간 나가던 것을 고쳐 승인에 "
+    f"{_DECISION_MAX_AGE}의 수명을 두었고, “보낸 적이 없으니 중복될 것도 없다”가 “보냈다”를 전송보다 먼저 "
+    "적을 때만 맞는다는 것을 밝혀 모델로 확인했다. `again`이 첫 전송을 포함해 "
+    f"{_DECISION_AGAIN_SENDS}번 보낸다는 것을 실행으로 세어 밝혔고, “결정적”을 “결정론적”으로 고쳤다."
 )
 
 decision_revision = revision(
-    slug="retry-decision-one-question-next",
+    slug="retry-decision-one-question",
     title="워커의 질문 하나: 다시 넘길까, 언제?",
     categories=["신뢰성", "백엔드"],
     excerpt=(
@@ -621,6 +620,8 @@ decision_revision = revision(
     ),
     cover="/assets/retry_decision/cover.svg",
     published="2021-03-15",
+    revised="2026-12-01",
+    changes=DECISION_CHANGES,
     lang="ko",
     body=[
         paragraph(

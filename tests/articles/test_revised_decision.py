@@ -268,6 +268,13 @@ def test_deterministic_is_gyeoljeongnonjeok(batch: ModuleType) -> None:
     assert "결정론적" in text
 
 
+def test_it_is_the_second_revision_of_the_published_article(batch: ModuleType) -> None:
+    first, second = batch.decision_v1.the_revision, batch.decision_revision
+    assert (second.slug, second.published) == (first.slug, first.published)
+    assert (second.revised, first.revised) == ("2026-12-01", None)
+    assert second.changes == batch.DECISION_CHANGES
+
+
 def test_the_changes_note_is_one_or_two_sentences(batch: ModuleType) -> None:
     note = batch.DECISION_CHANGES
     sentences = [s for s in re.split(r"(?<=다\.)\s+", note.strip()) if s]
