@@ -191,8 +191,9 @@ def _revisions(args: argparse.Namespace, project: Project) -> int:
 
 
 def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) -> int:
+    from site_builder.build.histories import Histories
     from site_builder.build.joined import write_revisions
-    from site_builder.render.revisions_json import dumps
+    from site_builder.render.revisions_json import dumps, latest_only
 
     checked = _check(project, args, run=False, spool=spool)
     report(checked.problems)
@@ -209,18 +210,21 @@ def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) ->
             "\n".join(missing) + checked.left_out([s for s in args.slug or () if s not in slugs])
         )
     left_out(checked.omitted())
-    if args.slug is None and args.indent == 2:  # kept as text with each batch: streamed as it is
+    histories = Histories.of(checked.summaries)
+    if args.slug is None and args.indent == 2 and not args.latest:  # kept with each batch: streamed
+        made = {n: histories.fragment(n) for n in range(len(checked.summaries)) if histories.involves(n)}
         buffer = getattr(sys.stdout, "buffer", None)
         if buffer is None:
             memory = io.BytesIO()
-            write_revisions(checked.summaries, memory.write)
+            write_revisions(checked.summaries, memory.write, made=made)
             out(memory.getvalue())
         else:
             sys.stdout.flush()
-            write_revisions(checked.summaries, buffer.write)
+            write_revisions(checked.summaries, buffer.write, made=made)
             buffer.flush()
     else:
-        data = [d for part in checked.summaries for d in part.data()]
+        data = [d for n in range(len(checked.summaries)) for d in histories.data(n)]
+        data = latest_only(data) if args.latest else data
         out(dumps([d for d in data if args.slug is None or d["slug"] in args.slug], args.indent))
     return 0
 

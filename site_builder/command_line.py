@@ -71,6 +71,7 @@ def command_parser(handlers: Mapping[str, object]) -> argparse.ArgumentParser:
     revisions.add_argument(
         "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
     )
+    revisions.add_argument("--latest", action="store_true", help="only the latest revision of each article")
     no_cache = {  # what --no-cache means differs: only build writes the cache; revisions runs no fixture
         build: f"neither read nor write {CACHE_DIR}/: load every batch, run every fixture, render every page",
         validate: f"do not read {CACHE_DIR}/ (validate never writes it): load every batch, run every fixture",

@@ -62,7 +62,7 @@ MISTAKES = [
     (A, 137, "title=", "form-feed", "xml-character",
      "title contains U+000C at character 5, which XML 1.0 forbids"),
     (A, 151, "sources=[A, B,", "not-a-source", "field-type", "source 3 must be a Source(...), not str"),
-    (B, 34, 'slug="shared"', "shared", "slug-unique", f"slug 'shared' is already used at {A}:155"),
+    (B, 34, 'slug="shared"', "shared", "slug-unique", f"slug 'shared' is already used at {A}:155; a later revision of that article gives revised= (its date) and changes= (what changed and why)"),
     # --- sources and helper calls: the line of the call
     (B, 8, "NO_NOTE = Source(", "helper-mistakes", "source-field", "source 3 needs a non-empty note"),
     (B, 9, "FTP = Source(", "helper-mistakes", "url",

@@ -32,7 +32,7 @@ CASES: list[tuple[str, str]] = [
     ("slug_format", f"{R}:9: Bad Slug: slug 'Bad Slug' must be 3 to 120 characters of a-z, 0-9 and '-'"),
     (
         "slug_duplicate",
-        "articles/b_second.py:9: same-post: slug 'same-post' is already used at articles/a_first.py:9",
+        "articles/b_second.py:9: same-post: slug 'same-post' is already used at articles/a_first.py:9; a later revision of that article gives revised= (its date) and changes= (what changed and why)",
     ),
     ("missing_field", f"{R}:8: sample-post: missing required field 'excerpt'"),
     (

@@ -39,7 +39,7 @@ EXPECTED = [
     "articles/a_meta.py:58: bad-date-and-lang: published '2024-02-30' is not an ISO date like 2020-06-18",
     "articles/a_meta.py:67: shared-slug: categories must be a list, not str",
     "articles/a_meta.py:66: shared-slug: title must not be empty",
-    "articles/b_body.py:13: shared-slug: slug 'shared-slug' is already used at articles/a_meta.py:65",
+    "articles/b_body.py:13: shared-slug: slug 'shared-slug' is already used at articles/a_meta.py:65; a later revision of that article gives revised= (its date) and changes= (what changed and why)",
     # body
     "articles/b_body.py:27: short-body: body is 5 characters; at least 20 are required",
     "articles/b_body.py:36: long-body: body is 389 characters; at most 300 are allowed",

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from markupsafe import Markup
 
 from site_builder.authoring.arguments import Keywords, call_keywords
+from site_builder.authoring.markdown import render_inline
 from site_builder.authoring.model import (
     CallSite,
     Fixture,
@@ -29,7 +30,7 @@ from site_builder.authoring.model import (
 from site_builder.errors import a_kind, did_you_mean
 
 _REQUIRED = ("slug", "title", "categories", "excerpt", "published", "body", "sources")
-_FIELDS = (*_REQUIRED, "cover", "lang", "reading_minutes", "draft")
+_FIELDS = (*_REQUIRED, "cover", "lang", "reading_minutes", "draft", "revised", "changes")
 
 
 class _Checker:
@@ -74,6 +75,8 @@ def revision(
     sources: Sequence[Source] | None = None,
     reading_minutes: int | None = None,
     draft: bool = False,
+    revised: str | None = None,
+    changes: str | None = None,
     **unknown: object,
 ) -> Revision:
     """Declare one revision of an article; validation checks it against the site."""
@@ -81,6 +84,9 @@ def revision(
     check = _Checker(CallSite(frame.f_code.co_filename, frame.f_lineno), call_keywords(frame))
     for name in sorted(unknown):
         check.flaw("unknown-field", f"unknown field {name!r}{did_you_mean(name, _FIELDS)}", at=name)
+    when = check.text("revised", revised, optional=True)
+    note = check.text("changes", changes, optional=True)
+    rendered = render_inline(note) if note is not None else None
     return Revision(
         slug=check.text("slug", slug) or "",
         title=check.text("title", title) or "",
@@ -96,6 +102,10 @@ def revision(
         site=check.site,
         flaws=tuple(check.flaws),
         lines=check.lines,
+        revised=when,
+        changes=note,
+        changes_html=rendered.html if rendered is not None else "",
+        changes_urls=rendered.urls if rendered is not None else (),
     )
 
 

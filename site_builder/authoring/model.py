@@ -183,6 +183,24 @@ class Revision:
     """Left out of the site unless the build includes drafts (``--drafts``)."""
     lines: Keywords = field(default_factory=Keywords, compare=False, repr=False)
     """Where each keyword the author passed was written."""
+    revised: str | None = None
+    """A later revision's own date (ISO); None for an article's first revision."""
+    changes: str | None = None
+    """A later revision's note of what changed and why, as written (inline Markdown)."""
+    changes_html: str = ""
+    """That note rendered (inline Markdown, raw HTML disabled)."""
+    changes_urls: tuple[str, ...] = ()
+    """The links inside that note, checked like the body's."""
+
+    @property
+    def later(self) -> bool:
+        """Whether it declares itself a later revision of its article (``revised=`` or ``changes=``)."""
+        return self.revised is not None or self.changes is not None
+
+    @property
+    def date(self) -> str:
+        """The date this revision takes effect: ``revised`` for a later one, else ``published``."""
+        return self.revised if self.revised is not None else self.published
 
     def at(self, name: str) -> CallSite:
         """Where the field ``name`` was written; the ``revision(`` line when it was not passed."""

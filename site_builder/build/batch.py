@@ -30,7 +30,7 @@ from site_builder.errors import Problem
 from site_builder.render.feeds import feed_entry
 from site_builder.render.images import measure, unchanged
 from site_builder.render.pages import Item, environment, items_from, render_articles
-from site_builder.render.proofs import proofs_of
+from site_builder.render.proofs import Proof, proofs_of
 from site_builder.render.revisions_json import fragment, revision_dict
 from site_builder.render.template_errors import template_problem
 from site_builder.settings import Project
@@ -56,6 +56,9 @@ class Summary:
     """The whole objects as they appear inside ``revisions.json``, the Atom entries and the scans."""
     pages: dict[str, str] | None
     """Article pages written to the staging folder: output path → content hash; None when not rendered."""
+    proofs: tuple[tuple[Proof, ...], ...] = ()
+    """The verified outputs of each of ``items``: what its page marks, if the kernel renders it
+    (a revision of an article with a history, :mod:`.history_pages`)."""
     views: tuple[View | None, ...] = ()
     """How the schedule it was described under showed each revision (None: left out); a
     kept summary is used again only under a schedule that shows them the same way."""
@@ -107,7 +110,9 @@ def summarize(
     entries: tuple[bytes, ...] = ()
     if staging is not None and not problems:  # a batch with problems fails the build anyway
         entries = tuple(feed_entry(settings, item).encode("utf-8") for item in items)
-        pages, scans, problems = _render(project, items, staging)
+        # A later revision's pages show its article's history, which needs every batch.
+        own = [item for item in items if not item.later]
+        pages, scans, problems = _render(project, own, staging)
     # surrogatepass: a lone surrogate is a problem of the batch already, never published.
     joined_data = ",\n  ".join(fragment(d) for d in data).encode("utf-8", "surrogatepass")
     return Summary(
@@ -119,6 +124,7 @@ def summarize(
         list_key=content_hash(repr(listed).encode("utf-8", "surrogatepass")),
         texts=Texts.write(spool, joined_data, entries, scans),
         pages=pages,
+        proofs=tuple(item.proofs for item in items),
         views=seen,
     )
 

@@ -8,49 +8,63 @@ site already holds them.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from site_builder.build.batch import Summary
+from site_builder.build.histories import Histories, Place
+from site_builder.build.inputs import content_hash
 from site_builder.build.staging import Stage
 from site_builder.build.texts import Texts
-from site_builder.render.feeds import feed_head, feed_order, write_atom_feed
+from site_builder.render.feeds import feed_entry, feed_head, feed_order, write_atom_feed
 from site_builder.render.pages import Item
 from site_builder.settings import Settings
 
 
 def write_joined(
-    settings: Settings, summaries: Sequence[Summary], items: Sequence[Item], stage: Stage, today: str
+    settings: Settings,
+    histories: Histories,
+    listed: Sequence[tuple[Place, Item]],
+    stage: Stage,
+    today: str,
 ) -> tuple[dict[str, str], list[Callable[[], None]]]:
     """What ``revisions.json`` and the feed, joined from each batch's texts, are known by
-    (by output path), and the steps that write those the staging folder lacks (``today``: the
-    feed's date when no article gives one).
+    (by output path), and the steps that write those the staging folder lacks (``listed``: what
+    the feed may show, see :meth:`Histories.listed`; ``today``: the feed's date when no article
+    gives one).
 
     Each is known by a hash of its parts' hashes rather than of its bytes: the bytes
     (hundreds of megabytes on a large site) are copied from the batches' files by the
     kernel, never read here, and not copied at all when the staging folder or the live
-    site already holds them. The steps may run in another thread (the kernel copies
-    without holding the interpreter) while the build goes on.
+    site already holds them. The parts of articles with a history (:mod:`.histories`) are
+    made here instead. The steps may run in another thread (the kernel copies without
+    holding the interpreter) while the build goes on.
     """
     steps: list[Callable[[], None]] = []
+    summaries = histories.summaries
+    made = {n: histories.fragment(n) for n in range(len(summaries)) if histories.involves(n)}
     digest = hashlib.sha256(b"revisions.json")
-    for part in summaries:
-        digest.update(part.texts.digests[0].encode())
+    for n, part in enumerate(summaries):
+        digest.update((content_hash(made[n]) if n in made else part.texts.digests[0]).encode())
     known = {"revisions.json": digest.hexdigest()}
     if not stage.has("revisions.json", known["revisions.json"]):
 
         def revisions() -> None:
             with _Joined(stage.folder / "revisions.json") as out:
-                write_revisions(summaries, out.write, out.copy)
+                write_revisions(summaries, out.write, out.copy, made)
 
         steps.append(revisions)
-    where = [(part.texts, n) for part in summaries for n in range(len(part.items))]
+    items = [item for _, item in listed]
+    entries = [_entry(settings, histories, place, item) for place, item in listed]
     digest = hashlib.sha256(b"feed.xml\0" + feed_head(settings, items, today=today))
     for n in feed_order(items, settings.feed_limit):  # only the entries the feed holds
-        texts, number = where[n]
-        digest.update(texts.digests[number + 1].encode())
+        entry = entries[n]
+        digest.update(
+            (content_hash(entry) if isinstance(entry, bytes) else entry[0].digests[entry[1] + 1]).encode()
+        )
     known["feed.xml"] = digest.hexdigest()
     if not stage.has("feed.xml", known["feed.xml"]):
 
@@ -58,13 +72,27 @@ def write_joined(
             with _Joined(stage.folder / "feed.xml") as out:
 
                 def entry(n: int) -> None:
-                    texts, number = where[n]
+                    found = entries[n]
+                    if isinstance(found, bytes):
+                        out.write(found)
+                        return
+                    texts, number = found
                     out.copy(texts, sum(texts.sizes[: number + 1]), texts.sizes[number + 1])
 
                 write_atom_feed(settings, items, entry, out.write, today=today)
 
         steps.append(feed)
     return known, steps
+
+
+def _entry(settings: Settings, histories: Histories, place: Place, item: Item) -> tuple[Texts, int] | bytes:
+    """Where the feed finds an item's entry: in its batch's texts, or made here for an article
+    with a history (its latest revision, published when the first was, updated when it was)."""
+    if item.slug not in histories.articles:
+        return histories.summaries[place[0]].texts, place[1]
+    whole = histories.whole(item.slug)[-1]
+    dated = dataclasses.replace(whole, published=item.published, updated=item.updated)
+    return feed_entry(settings, dated).encode("utf-8")
 
 
 class _Joined:
@@ -112,14 +140,18 @@ def write_revisions(
     summaries: Sequence[Summary],
     write: Callable[[bytes], object],
     copy: Callable[[Texts, int, int], object] | None = None,
+    made: Mapping[int, bytes] | None = None,
 ) -> None:
     """``revisions.json`` from each batch's fragment, streamed: what ``dumps(data, 2)`` gives.
-    With ``copy``, each fragment is handed to it as (texts, offset, size) instead of read."""
+    With ``copy``, each fragment is handed to it as (texts, offset, size) instead of read;
+    ``made`` holds fragments to write instead of a batch's own (by its index)."""
     first = True
-    for part in summaries:
+    for n, part in enumerate(summaries):
         if part.texts.sizes[0]:
             write(b"[\n  " if first else b",\n  ")
-            if copy is None:
+            if made is not None and n in made:
+                write(made[n])
+            elif copy is None:
                 write(part.texts.fragment())
             else:
                 copy(part.texts, 0, part.texts.sizes[0])

@@ -186,6 +186,8 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     if staged.problems:
         return Built(staged.problems, judged.revisions, 0, 0)
     run.report("indexing for search, checking links")
+    for batch, rewritten in staged.amended.items():
+        run.indexing.amend(batch, rewritten)
     run.indexing.everything({p: sha for p, sha in staged.hashes.items() if p.endswith(".html")})
     links = check_links(run.plan, run.stage, staged, keep=run.plan.reuse is not None)  # 7.
     index = run.indexing.finish()  # 8.

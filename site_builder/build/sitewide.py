@@ -16,16 +16,24 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import jinja2
+
 from site_builder.build.batch import Summary
 from site_builder.build.covers import stage_covers
+from site_builder.build.histories import Histories
 from site_builder.build.inputs import content_hash
 from site_builder.build.joined import write_joined
 from site_builder.build.plan import Plan
 from site_builder.build.staging import Stage, copy_assets, write_file
 from site_builder.build.texts import Scans
+from site_builder.check.linkcheck import scan_page
 from site_builder.errors import Problem
 from site_builder.render.feeds import site_date
+from site_builder.render.history_pages import render_history
+from site_builder.render.pages import environment
 from site_builder.render.site_files import Lists, fixed_files, render_list_files
+from site_builder.render.template_errors import template_problem
+from site_builder.settings import Settings
 
 Submit = Callable[[Callable[[], None]], "Future[None]"]
 """Run a step in another thread."""
@@ -48,6 +56,9 @@ class Staged:
     """The list pages by their key, when rendered anew (for the cache to keep)."""
     covers: dict[str, Path | None] = field(default_factory=dict)
     """The cover drawings the site uses, for the cache (:attr:`Covers.remembered`)."""
+    amended: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Batch name → pages of its search shard rewritten here (an article's latest revision,
+    which its batch had rendered alone): the shard is indexed again with them."""
 
     @property
     def pages(self) -> dict[str, str]:
@@ -60,15 +71,20 @@ def stage_rest(
 ) -> Staged:
     """Render and stage what is not an article page (covers drawn in up to ``jobs`` processes)."""
     project = plan.project
-    items = [item for part in summaries for item in part.items]
+    histories = Histories.of(summaries)
+    listed = histories.listed()
+    items = [item for _, item in listed]
     date = site_date(items, plan.schedule.today)  # the build's date when no article gives one
     key = _lists_key(plan.inputs.common, summaries, date)
     kept = plan.reuse.lists(key) if plan.reuse is not None else None
     lists = kept or render_list_files(project.root, project.settings, items, today=date)
     if isinstance(lists, Problem):
         return Staged((lists,))
+    history = _history_files(project.root, project.settings, histories)
+    if isinstance(history, Problem):
+        return Staged((history,))
     hashes = {p: sha for part in summaries for p, sha in (part.pages or {}).items()}
-    for path, data in sorted((lists.files | fixed_files(project.settings)).items()):
+    for path, data in sorted((lists.files | history.files | fixed_files(project.settings)).items()):
         hashes[path] = content_hash(data)
         if not stage.has(path, hashes[path]):
             write_file(stage.folder, path, data)
@@ -76,15 +92,29 @@ def stage_rest(
     if covers.problems:
         return Staged(covers.problems)
     hashes |= covers.hashes
-    joined, steps = write_joined(project.settings, summaries, items, stage, date)
+    joined, steps = write_joined(project.settings, histories, listed, stage, date)
     hashes |= joined
     copying = tuple(submit(step) for step in steps)
     assets = copy_assets(project.root / project.settings.assets_dir, stage.folder)
     stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
     fresh = (key, lists) if kept is None and plan.reuse is not None else None
-    scanned = Scans(summaries, lists.scans)  # read from the batches' files as needed
+    scanned = Scans(summaries, lists.scans | history.scans)  # read from the batches' files as needed
     files = frozenset(hashes.keys() | assets)
-    return Staged((), hashes, files, scanned, copying, fresh, covers.remembered)
+    amended = {owner: {path: hashes[path]} for path, owner in histories.latest_pages()}
+    return Staged((), hashes, files, scanned, copying, fresh, covers.remembered, amended)
+
+
+def _history_files(root: Path, settings: Settings, histories: Histories) -> Lists | Problem:
+    """The pages of the articles with a history (:mod:`.histories`), or the template's problem."""
+    env = environment(root)
+    texts: dict[str, str] = {}
+    try:
+        for slug in histories.articles:
+            texts |= render_history(env, settings, histories.whole(slug))
+    except jinja2.TemplateError as exc:
+        return template_problem(root, exc)
+    files = {path: text.encode("utf-8") for path, text in texts.items()}
+    return Lists(files, {path: scan_page(text) for path, text in texts.items()})
 
 
 def _lists_key(common: str, summaries: Sequence[Summary], date: str) -> str:

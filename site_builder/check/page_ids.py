@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from site_builder.authoring.body import body_text
 from site_builder.check.site_layout import readable_slug
 
-RESERVED_IDS = frozenset({"main", "search", "toc-heading", "verified-heading", "fixtures"})
+RESERVED_IDS = frozenset(
+    {"main", "search", "toc-heading", "verified-heading", "fixtures", "history", "history-heading"}
+)
 """Ids the package's article page writes itself (``base.html``, ``article.html``):
 headings never take them, and a ``#fragment`` link may name them. A template that
 gains an id adds it here."""

@@ -31,6 +31,7 @@ def revision_findings(settings: Settings, rev: Revision) -> Iterator[Finding]:
     yield from _flaws(rev.flaws)
     yield from _xml_characters(rev)
     yield from _metadata(rev)
+    yield from _revised(rev)
     yield from _language(settings, rev)
     yield from _body(settings, rev)
     yield from _sources(settings, rev)
@@ -47,6 +48,8 @@ def _xml_characters(rev: Revision) -> Iterator[Finding]:
             ("cover", rev.cover or ""),
             ("published", rev.published),
             ("lang", rev.lang or ""),
+            ("revised", rev.revised or ""),
+            ("changes", rev.changes or ""),
         )
     ]
     fields += [("categories", f"category {n}", c) for n, c in enumerate(rev.categories, 1)]
@@ -99,6 +102,19 @@ def _metadata(rev: Revision) -> Iterator[Finding]:
         yield at("published"), "published", f"published {rev.published!r} is not an ISO date like 2020-06-18"
     if rev.lang is not None and not LANGUAGE_TAG.fullmatch(rev.lang):
         yield at("lang"), "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"
+
+
+def _revised(rev: Revision) -> Iterator[Finding]:
+    """A later revision's own date and its note of changes (how they tie to the earlier
+    revisions is :mod:`.history`'s)."""
+    if rev.revised is not None and not _is_date(rev.revised):
+        yield rev.at("revised"), "revised", f"revised {rev.revised!r} is not an ISO date like 2026-12-01"
+    if rev.changes is not None and not rev.changes.strip():
+        yield (
+            rev.at("changes"),
+            "changes",
+            "changes must say what this revision changed and why; it is empty",
+        )
 
 
 def _language(settings: Settings, rev: Revision) -> Iterator[Finding]:

@@ -19,6 +19,7 @@ from site_builder.authoring.model import Block, CallSite, Revision
 from site_builder.check.categories import Spelling, locator, spelling_problems
 from site_builder.check.claims import Claim, as_json
 from site_builder.check.fragments import FragmentLink, content_ids, fragment_link, page_problems
+from site_builder.check.history import Step, history_findings
 from site_builder.check.images import image_problems, shown_images
 from site_builder.check.load import Batch, fixture_id, relative_to_root
 from site_builder.check.revision_fields import revision_findings
@@ -61,6 +62,8 @@ class Refs:
     """Every revision's categories as written: name, line, slug (for near-duplicates)."""
     images: tuple[tuple[CallSite, str, str], ...] = ()
     """Images its pages show (covers, ``<img>`` in the body): (where, subject, URL as written)."""
+    steps: tuple[Step, ...] = ()
+    """What the history rules need of each revision, in list order."""
 
 
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
@@ -106,7 +109,7 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     for fid, fx in fixtures.items():
         problems += [_problem(root, f.site, f"fixture {fid}", f.rule, f.message) for f in fx.flaws]
     defined = tuple((fid, fx.site) for fid, fx in fixtures.items())
-    timings = tuple(Timing(rev.draft, rev.published, rev.categories) for rev in batch.revisions)
+    timings = tuple(Timing(rev.draft, rev.date, rev.categories) for rev in batch.revisions)
     refs = Refs(
         tuple(slugs),
         tuple(categories),
@@ -119,6 +122,7 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
         ids=tuple(ids),
         spellings=tuple(spellings),
         images=tuple(images),
+        steps=tuple(Step.of(rev) for rev in batch.revisions),
     )
     return problems, refs
 
@@ -134,14 +138,8 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
     resolved: dict[str, bool] = {}
     for part in parts:
         for slug, at in part.slugs:
-            if slug in first_slug:
-                where = first_slug[slug]
-                message = (
-                    f"slug {slug!r} is already used at {relative_to_root(root, where.path)}:{where.line}"
-                )
-                problems.append(_problem(root, at, slug or "revision", "slug-unique", message))
-            elif slug:
-                first_slug[slug] = at
+            if slug:
+                first_slug.setdefault(slug, at)
         for at, subject, url, path in part.links:
             if path not in resolved:  # many revisions link the same pages and files
                 resolved[path] = resolves(path, pages, assets)
@@ -153,6 +151,9 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
     problems.extend(nav_problems(settings, first_slug))
+    steps = (step for part in parts for step in part.steps)
+    for at, subject, rule, message in history_findings(steps, lambda site: _place(root, site)):
+        problems.append(_problem(root, at, subject, rule, message))
     problems.extend(spelling_problems(root, (use for part in parts for use in part.spellings)))
     problems.extend(image_problems(root, settings, (image for part in parts for image in part.images)))
     articles = {page: ids for part in parts for page, ids in part.ids}
@@ -196,3 +197,8 @@ def _urls(rev: Revision) -> Iterator[tuple[CallSite, str]]:
     for source in rev.sources:
         if isinstance(source.url, str) and source.url.strip():
             yield source.site, source.url
+    yield from ((rev.at("changes"), url) for url in rev.changes_urls)
+
+
+def _place(root: Path, site: CallSite) -> str:
+    return f"{relative_to_root(root, site.path)}:{site.line}"

@@ -29,6 +29,16 @@ def article_url(slug: str) -> str:
     return f"/articles/{slug}/"
 
 
+def revision_url(slug: str, number: int) -> str:
+    """Site-relative URL of an earlier revision's own page (the latest is at :func:`article_url`)."""
+    return f"/articles/{slug}/revisions/{number}/"
+
+
+def diff_url(slug: str, number: int) -> str:
+    """Site-relative URL of the page showing what revision ``number`` changed in the one before."""
+    return f"/articles/{slug}/diff/{number}/"
+
+
 def under(base_path: str, url: str) -> str:
     """A site-relative URL (``/articles/x/``) as pages write it: below the site's base path
     (``/sub/articles/x/``). A fragment or an absolute URL is left as it is."""

@@ -97,6 +97,26 @@ class Labels:
     """The mark of a revision published later (``--future``); ``{date}`` is its date."""
     article_count: Count
     """How many articles a category holds, on the categories page; ``{n}`` is the number."""
+    updated: str
+    """Label before the date of an article's latest revision, when it has more than one."""
+    history: str
+    """Heading of an article's list of revisions."""
+    revision: str
+    """One revision in that list; ``{n}`` is its number."""
+    revision_notice: str
+    """On an earlier revision's page; ``{n}`` is its number, ``{date}`` its date."""
+    latest_link: str
+    """Link from an earlier revision's page to the latest."""
+    diff_link: str
+    """Link to the page showing what a revision changed."""
+    diff_title: str
+    """Title of that page; ``{n}`` is the revision's number."""
+    words_added: Count
+    """On that page; ``{n}`` is how many words the revision added."""
+    words_removed: Count
+    """On that page; ``{n}`` is how many words the revision removed."""
+    compared: str
+    """On that page: ``{old}``, ``{old_date}``, ``{new}``, ``{new_date}``: which two revisions."""
 
 
 NAMES = tuple(f.name for f in fields(Labels))

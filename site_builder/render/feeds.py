@@ -45,14 +45,14 @@ def site_date(items: Sequence[Item], today: str = "") -> str:
     """The newest article date, or the build's date (``today``; by default SOURCE_DATE_EPOCH's
     or today's, in UTC) for a site that publishes no article."""
     if items:
-        return max(item.published for item in items)
+        return max(item.latest_date for item in items)
     return today or build_date()
 
 
 def feed_order(items: Sequence[Item], limit: int | None = None) -> list[int]:
     """The positions of ``items`` in the feed: newest first, one day's in site order; only
     the first ``limit`` of them when given (the ``feed_limit`` setting)."""
-    return sorted(range(len(items)), key=lambda n: items[n].published, reverse=True)[:limit]
+    return sorted(range(len(items)), key=lambda n: items[n].latest_date, reverse=True)[:limit]
 
 
 def feed_head(settings: Settings, items: Sequence[Item], *, today: str = "") -> bytes:
@@ -101,7 +101,7 @@ def feed_entry(settings: Settings, item: Item) -> str:
     _sub(entry, "id", _absolute(settings, item.url))
     _sub(entry, "link", rel="alternate", href=_absolute(settings, item.url))
     _sub(entry, "published", _timestamp(item.published))
-    _sub(entry, "updated", _timestamp(item.published))
+    _sub(entry, "updated", _timestamp(item.latest_date))
     for link in item.categories:
         _sub(entry, "category", term=link.name)
     _sub(entry, "summary", item.excerpt)
@@ -116,9 +116,9 @@ def sitemap(settings: Settings, items: Sequence[Item], *, today: str = "") -> st
     urlset = ET.Element("urlset", {"xmlns": SITEMAP})
     dates: dict[str, str] = {"/": site_date(items, today), "/categories/": site_date(items, today)}
     for item in items:
-        dates[item.url] = item.published
+        dates[item.url] = item.latest_date
         for link in item.categories:
-            dates[category_url(link.name)] = max(dates.get(category_url(link.name), ""), item.published)
+            dates[category_url(link.name)] = max(dates.get(category_url(link.name), ""), item.latest_date)
     for url, date in sorted(dates.items()):
         entry = _sub(urlset, "url")
         _sub(entry, "loc", _absolute(settings, url))

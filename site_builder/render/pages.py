@@ -20,6 +20,7 @@ from site_builder.check.site_layout import article_url, category_slug, category_
 from site_builder.language.labels import Chrome
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
+from site_builder.render.history import History
 from site_builder.render.images import Measured, with_sizes
 from site_builder.render.navigation import nav_rank, site_nav
 from site_builder.render.proofs import Proof, fixture_entries, mark_proofs
@@ -62,6 +63,25 @@ class Item:
     """The date an included revision is scheduled for, when after the build's date: marked."""
     images: Measured = ()
     """Width and height of the cover and of each image of the body, by ``src`` as written."""
+    later: bool = False
+    """A later revision of its article (``revised=``/``changes=``): its pages need every batch."""
+    revised: str = ""
+    """A later revision's own date."""
+    changes: str = ""
+    """A later revision's note of changes, as HTML."""
+    updated: str = ""
+    """In lists, the feed and the sitemap: the date of the article's latest revision, when it has
+    more than one (``published`` stays the first revision's)."""
+
+    @property
+    def date(self) -> str:
+        """The date it takes effect: ``revised`` for a later revision, else ``published``."""
+        return self.revised or self.published
+
+    @property
+    def latest_date(self) -> str:
+        """The date lists show and sort by: the latest revision's."""
+        return self.updated or self.published
 
     @property
     def cover_size(self) -> tuple[int, int] | None:
@@ -118,6 +138,9 @@ def items_from(revisions: Sequence[Mapping[str, object]], proofs: Sequence[tuple
             verified=len(marked),
             content_html=str(r.get("contentHtml", "")),
             proofs=marked,
+            later=r.get("changes") is not None,
+            revised=str(r.get("revised") or ""),
+            changes=str(r.get("changes") or ""),
         )
         for r, marked in zip(revisions, proofs, strict=True)
     ]
@@ -128,8 +151,8 @@ def _strings(value: object) -> list[str]:
 
 
 def newest_first(items: Sequence[Item]) -> list[Item]:
-    """By date, newest first; revisions of one day keep site order."""
-    return sorted(items, key=lambda item: item.published, reverse=True)
+    """By date (an article's latest revision's), newest first; revisions of one day keep site order."""
+    return sorted(items, key=lambda item: item.latest_date, reverse=True)
 
 
 def home_order(settings: Settings, items: Sequence[Item]) -> list[Item]:
@@ -193,7 +216,21 @@ def _categories(items: Sequence[Item]) -> list[tuple[CategoryLink, list[Item]]]:
     return [(CategoryLink(name, url, len(members)), members) for url, (name, members) in ordered]
 
 
-def _article(env: jinja2.Environment, settings: Settings, item: Item, chrome: Chrome) -> str:
+def article_page(
+    env: jinja2.Environment,
+    settings: Settings,
+    item: Item,
+    chrome: Chrome,
+    history: History | None = None,
+) -> str:
+    """One article page; with ``history``, the revision it shows among its article's others
+    (an earlier one's page lives at its own URL and names the latest as canonical)."""
+    return _article(env, settings, item, chrome, history)
+
+
+def _article(
+    env: jinja2.Environment, settings: Settings, item: Item, chrome: Chrome, history: History | None = None
+) -> str:
     proofs = fixture_entries(settings, item.proofs)
     marked = mark_proofs(item.content_html, item.proofs, proofs, chrome(item.lang).proof_mark)
     body, toc = add_heading_ids(marked, RESERVED_IDS | {entry.anchor for entry in proofs.values()})
@@ -210,6 +247,7 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item, chrome: Ch
         "proofs": tuple(proofs.values()),
         "draft": item.draft,
         "scheduled": item.scheduled,
+        "history": history,
         "body": Markup(
             focusable_regions(highlight_code(move_under(with_sizes(body, item.images), settings.base_path)))
         ),
@@ -218,14 +256,29 @@ def _article(env: jinja2.Environment, settings: Settings, item: Item, chrome: Ch
         env,
         "article.html",
         settings,
-        item.url,
+        item.url if history is None else history.url,
         {"site": settings, "labels_in": chrome},
         lang=item.lang,
+        canonical_url=item.url,
         article=view,
         toc=list(toc),
         nav=site_nav(settings, item.slug),
         sharing=sharing(settings, item),
     )
+
+
+def render_page(
+    env: jinja2.Environment,
+    template: str,
+    settings: Settings,
+    url: str,
+    chrome: Chrome,
+    *,
+    lang: str | None = None,
+    **context: object,
+) -> str:
+    """One page of ``template`` at ``url`` (site-relative) with the site's common values."""
+    return _page(env, template, settings, url, {"site": settings, "labels_in": chrome}, lang=lang, **context)
 
 
 def _page(
@@ -239,7 +292,8 @@ def _page(
     **context: object,
 ) -> str:
     language = lang or settings.language
-    canonical = settings.base_url.rstrip("/") + url
+    # An earlier revision's page names its article's URL as canonical (``canonical_url``).
+    canonical = settings.base_url.rstrip("/") + str(context.pop("canonical_url", None) or url)
     # Templates write every site-relative URL through `url`, which puts it below the base path.
     link = functools.partial(under, settings.base_path)
     chrome = common["labels_in"]

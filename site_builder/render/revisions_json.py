@@ -44,7 +44,18 @@ def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, ob
         "sources": [{"title": s.title, "url": s.url, "note": s.note} for s in rev.sources],
         "fixtures": list(dict.fromkeys(fixtures)),
         "draft": rev.draft,
+        # Where it stands in its article's history: set here for a first revision; a later
+        # one's numbers need every batch, and the kernel sets them (see ``numbered``).
+        "revision": None if rev.later else 1,
+        "revises": None,
+        "changes": rev.changes_html if rev.later else None,
+        "revised": rev.revised,
     }
+
+
+def numbered(data: dict[str, object], revision: int) -> dict[str, object]:
+    """``data`` as the ``revision``-th revision of its article (revising the one before)."""
+    return data | {"revision": revision, "revises": revision - 1 if revision > 1 else None}
 
 
 def dumps(data: object, indent: int | None) -> str:
@@ -58,3 +69,9 @@ def fragment(item: object) -> str:
     """One element of the ``revisions.json`` array, indented as the array holds it."""
     # json.dumps escapes newlines inside strings, so every newline here is structure.
     return json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+
+
+def latest_only(data: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The latest revision of each article (the last of its slug), where its first stood."""
+    last = {str(d["slug"]): d for d in data}
+    return [last[slug] for slug in dict.fromkeys(str(d["slug"]) for d in data)]

@@ -67,9 +67,9 @@ def author_name(settings: Settings) -> str:
 
 
 def modified_date(item: Item) -> str:
-    """When the revision last changed: its publication date, as long as a revision is never
-    edited after it is published (the one place to change when revisions carry a later date)."""
-    return item.published
+    """When the revision shown took effect: a later revision's ``revised`` date, else the
+    article's ``published`` date (a revision is never edited after it is published)."""
+    return item.date
 
 
 def og_locale(lang: str) -> str | None:

@@ -106,6 +106,35 @@ class Indexing:
         if not self.waiting[number] and self.members[number]:
             self.add(make_shard(number, self.members[number], self.language))
 
+    def amend(self, batch: str, pages: Mapping[str, str]) -> None:
+        """Pages of ``batch`` rewritten after they arrived (an article's latest revision, which
+        needs every batch): its shard is made again from the pages as they are now."""
+        number = self.batches.get(batch)
+        members = self.members.get(number) if number is not None else None
+        if number is None or members is None or all(members.get(p) == sha for p, sha in pages.items()):
+            return
+        members.update(pages)
+        old = next((shard for shard in self.shards if shard.number == number), None)
+        if old is None:  # not started yet: it starts with the pages as they are now
+            return
+        self.shards.remove(old)
+        self._forget(old.key)
+        self.add(make_shard(number, members, self.language))
+
+    def _forget(self, key: str) -> None:
+        """Drop what a shard no longer in the index set going: its run, its queue place, its bundle."""
+        process = self.running.pop(key, None)
+        if process is not None:
+            process.kill()
+            process.communicate()
+        self.queued = [shard for shard in self.queued if shard.key != key]
+        self.sources.pop(key, None)
+        made = self.made.pop(key, None)
+        run, out = self._folders(key)
+        for folder in (run, out) if made is not None or process is not None else ():
+            shutil.rmtree(folder, ignore_errors=True)
+        (self.scratch / f"{key}.hashes").unlink(missing_ok=True)
+
     def everything(self, pages: Mapping[str, str]) -> None:
         """A site without article pages: index every HTML page, as Pagefind would."""
         if not self.shards:

@@ -1,0 +1,113 @@
+"""Articles with more than one revision, seen from the kernel once every batch is in.
+
+A batch renders its revisions' pages on its own, but an article's history spans
+batches: which revision is the latest, the number of each, the diff pages. So a
+worker renders only the pages of first revisions, and here, with every batch's
+summary at hand, the kernel numbers the revisions of each article with a history,
+renders all of its pages (:mod:`site_builder.render.history_pages`), and gives the
+lists, the feed, the sitemap and ``revisions.json`` one entry per article (the
+latest, with the first's ``published`` and the latest's date) or every revision
+numbered. Nothing here is kept by the cache: it is cheap, and it depends on
+several batches at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from site_builder.build.batch import Summary
+from site_builder.render.pages import Item
+from site_builder.render.revisions_json import fragment, numbered
+
+Place = tuple[int, int]
+"""(index of a summary in site order, index of an item in it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Histories:
+    """The articles of a site that have a later revision among those it publishes."""
+
+    summaries: tuple[Summary, ...]
+    """Every batch, in site order."""
+    articles: dict[str, tuple[Place, ...]]
+    """Slug → where its revisions are, in site order (date order: the rules see to it)."""
+
+    @classmethod
+    def of(cls, summaries: Sequence[Summary]) -> Histories:
+        """Find the articles with a history among what ``summaries`` publish."""
+        groups: dict[str, list[Place]] = {}
+        for s, part in enumerate(summaries):
+            for i, item in enumerate(part.items):
+                groups.setdefault(item.slug, []).append((s, i))
+        articles = {
+            slug: tuple(places)
+            for slug, places in groups.items()
+            if any(summaries[s].items[i].later for s, i in places)
+        }
+        return cls(tuple(summaries), articles)
+
+    def number(self) -> dict[Place, int]:
+        """Each revision of an article with a history → its number."""
+        return {place: n for places in self.articles.values() for n, place in enumerate(places, 1)}
+
+    def involves(self, index: int) -> bool:
+        """Whether the summary at ``index`` holds a revision of an article with a history."""
+        return any(s == index for places in self.articles.values() for s, _ in places)
+
+    def data(self, index: int) -> list[dict[str, object]]:
+        """The ``revisions`` JSON objects of the summary at ``index``, each numbered."""
+        numbers = self.number()
+        data = self.summaries[index].data()
+        return [numbered(d, numbers[(index, i)]) if (index, i) in numbers else d for i, d in enumerate(data)]
+
+    def fragment(self, index: int) -> bytes:
+        """The summary's part of ``revisions.json``, numbered (see :meth:`data`)."""
+        return ",\n  ".join(fragment(d) for d in self.data(index)).encode("utf-8", "surrogatepass")
+
+    def listed(self) -> list[tuple[Place, Item]]:
+        """What lists, the feed and the sitemap show, in site order: one item per article, its
+        latest revision's (at that revision's place) with the first's date as ``published``
+        and its own as ``updated``."""
+        latest = {places[-1]: places for places in self.articles.values()}
+        hidden = {place for places in self.articles.values() for place in places[:-1]}
+        shown: list[tuple[Place, Item]] = []
+        for s, part in enumerate(self.summaries):
+            for i, item in enumerate(part.items):
+                if (s, i) in hidden:
+                    continue
+                places = latest.get((s, i))
+                if places is not None and len(places) > 1:
+                    first = self._item(places[0])
+                    item = dataclasses.replace(item, published=first.published, updated=item.date)
+                shown.append(((s, i), item))
+        return shown
+
+    def whole(self, slug: str) -> list[Item]:
+        """Every revision of ``slug``, oldest first, with its content and proofs (for its pages)."""
+        places = self.articles[slug]
+        read: dict[int, list[dict[str, object]]] = {}
+        items = []
+        for s, i in places:
+            if s not in read:
+                read[s] = self.summaries[s].data()
+            part = self.summaries[s]
+            content = str(read[s][i]["contentHtml"])
+            items.append(dataclasses.replace(part.items[i], content_html=content, proofs=part.proofs[i]))
+        return items
+
+    def latest_pages(self) -> Iterator[tuple[str, str]]:
+        """Each article's latest page path, and the batch whose pages held it until now (the
+        batch of its first revision, which rendered it alone, or of its latest)."""
+        for slug, places in self.articles.items():
+            path = f"articles/{slug}/index.html"
+            owner = next(
+                (self.summaries[s].name for s, _ in places if path in (self.summaries[s].pages or {})),
+                self.summaries[places[-1][0]].name,
+            )
+            yield path, owner
+
+    def _item(self, place: Place) -> Item:
+        s, i = place
+        return self.summaries[s].items[i]

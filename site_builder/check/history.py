@@ -1,0 +1,133 @@
+"""Revisions over time: the rules that tie an article's revisions together.
+
+A revision whose slug an earlier revision (in site order: batch file name, then list
+order) published is that article's next revision. It says so with ``revised=`` (its
+own date) and ``changes=`` (what changed and why); it keeps the article's first
+``published`` date; its date is after the previous revision's; and its body differs.
+Each broken rule is a problem at the line of the field at fault.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from site_builder.authoring.body import body_html
+from site_builder.authoring.model import CallSite, Revision
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+Finding = tuple[CallSite, str, str, str]
+"""(where, subject, rule, message) of one problem."""
+
+Where = Callable[[CallSite], str]
+"""Names a call site as ``PATH:LINE`` for a message."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What the history rules need of one revision."""
+
+    slug: str
+    published: str
+    revised: str | None
+    changes: bool
+    """Whether it has a ``changes`` note (empty or not: an empty one is a problem of its own)."""
+    body: str
+    """A hash of its body's HTML: a revision that changes nothing is a mistake."""
+    site: CallSite
+    """Its ``revision(`` line."""
+    fields: tuple[CallSite, CallSite, CallSite, CallSite, CallSite]
+    """The lines of its ``slug=``, ``published=``, ``revised=``, ``changes=`` and ``body=``."""
+
+    @classmethod
+    def of(cls, rev: Revision) -> Step:
+        """The step of one declared revision."""
+        digest = hashlib.sha256(body_html(rev).encode("utf-8", "surrogatepass")).hexdigest()
+        fields = tuple(rev.at(name) for name in ("slug", "published", "revised", "changes", "body"))
+        assert len(fields) == 5
+        return cls(rev.slug, rev.published, rev.revised, rev.changes is not None, digest, rev.site, fields)
+
+    @property
+    def later(self) -> bool:
+        """Whether it declares itself a later revision."""
+        return self.revised is not None or self.changes
+
+    @property
+    def date(self) -> str:
+        """The date it takes effect."""
+        return self.revised if self.revised is not None else self.published
+
+
+def history_findings(steps: Iterable[Step], where: Where) -> list[Finding]:
+    """Every problem of the site's revision histories (``steps`` in site order; ``where``
+    names a call site as ``PATH:LINE`` for the messages)."""
+    groups: dict[str, list[Step]] = {}
+    for step in steps:
+        if step.slug:
+            groups.setdefault(step.slug, []).append(step)
+    found: list[Finding] = []
+    for slug, group in groups.items():
+        for number, (earlier, step) in enumerate(zip([None, *group], group, strict=False), 1):
+            found += _step_findings(slug, number, group[0], earlier, step, where)
+    return found
+
+
+def _step_findings(
+    slug: str, number: int, first: Step, earlier: Step | None, step: Step, where: Where
+) -> Iterator[Finding]:
+    at_slug, at_published, at_revised, at_changes, at_body = step.fields
+    if earlier is None:
+        if step.later:
+            message = (
+                f"no earlier revision publishes {slug!r}: "
+                "an article's first revision has no revised= or changes="
+            )
+            yield (at_revised if step.revised is not None else at_changes), slug, "revision-first", message
+        return
+    if not step.later:
+        message = (
+            f"slug {slug!r} is already used at {where(earlier.fields[0])}; a later revision of that "
+            "article gives revised= (its date) and changes= (what changed and why)"
+        )
+        yield at_slug, slug, "slug-unique", message
+        return
+    if step.revised is None:
+        yield at_changes, slug, "revised", f"revision {number} of {slug!r} needs revised= with its date"
+    if not step.changes:
+        message = f"revision {number} of {slug!r} needs changes= saying what changed and why"
+        yield at_revised, slug, "changes", message
+    if step.published and first.published and step.published != first.published:
+        message = (
+            f"published {step.published!r} differs from revision 1's {first.published!r} "
+            f"({where(first.site)}); a later revision keeps the article's first date "
+            "and gives its own as revised="
+        )
+        yield at_published, slug, "published", message
+    yield from _order(slug, number, earlier, step, where)
+    if step.body == earlier.body:
+        message = (
+            f"body is the same as revision {number - 1}'s ({where(earlier.site)}); "
+            "a revision must change the text"
+        )
+        yield at_body, slug, "revision-body", message
+
+
+def _order(slug: str, number: int, earlier: Step, step: Step, where: Where) -> Iterator[Finding]:
+    if step.revised is None or not _DATE.fullmatch(step.revised) or not _DATE.fullmatch(earlier.date):
+        return
+    at = step.fields[2]
+    previous = f"revision {number - 1} ({where(earlier.site)})"
+    if step.revised == earlier.date:
+        message = (
+            f"revised {step.revised} is the date of {previous}; two revisions of one article need two dates"
+        )
+        yield at, slug, "revised-order", message
+    elif step.revised < earlier.date:
+        message = (
+            f"revised {step.revised} is not after the date of {previous}, {earlier.date}; "
+            "an article's revisions come in date order (batches are read in file-name order, then list order)"
+        )
+        yield at, slug, "revised-order", message

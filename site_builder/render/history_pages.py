@@ -1,0 +1,85 @@
+"""The pages of an article with more than one revision, rendered once every batch is in:
+its latest revision at the article's URL with the history, each earlier revision at its
+own URL, and one page per later revision showing what it changed, word by word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import jinja2
+from markupsafe import Markup
+
+from site_builder.check.site_layout import article_url, diff_url
+from site_builder.language.labels import Chrome
+from site_builder.render.diff import diff_revisions
+from site_builder.render.history import History, Version, history_of
+from site_builder.render.pages import Item, article_page, render_page
+from site_builder.settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """What a diff page shows: two consecutive revisions and what changed between them."""
+
+    title: str
+    """The article's title in the newer revision."""
+    article_url: str
+    old: Version
+    new: Version
+    html: Markup
+    """The body of the newer revision with the words it added in ``<ins>`` and removed in ``<del>``."""
+    added: int
+    removed: int
+
+
+def article_history(items: Sequence[Item]) -> History:
+    """The history of one article from its revisions' items, oldest first (numbered from 1)."""
+    first = items[0]
+    return history_of(first.slug, [(item.date, item.changes if n else "") for n, item in enumerate(items)])
+
+
+def render_history(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
+    """Every page of one article whose revisions are ``items`` (oldest first, whole: with
+    their content and proofs): output path → HTML."""
+    chrome = Chrome(settings.labels)
+    history = article_history(items)
+    pages: dict[str, str] = {}
+    for number, item in enumerate(items, 1):
+        shown = history.showing(number)
+        pages[_path(shown.url)] = article_page(env, settings, item, chrome, shown)
+        if number > 1:
+            pages[_path(diff_url(item.slug, number))] = _diff_page(
+                env, settings, chrome, history, items, number
+            )
+    return pages
+
+
+def _diff_page(
+    env: jinja2.Environment,
+    settings: Settings,
+    chrome: Chrome,
+    history: History,
+    items: Sequence[Item],
+    number: int,
+) -> str:
+    old, new = items[number - 2], items[number - 1]
+    changed = diff_revisions(old.content_html, new.content_html)
+    versions = {v.number: v for v in history.versions}
+    compared = Compared(
+        title=new.title,
+        article_url=article_url(new.slug),
+        old=versions[number - 1],
+        new=versions[number],
+        html=changed.html,
+        added=changed.words_added,
+        removed=changed.words_removed,
+    )
+    return render_page(
+        env, "diff.html", settings, diff_url(new.slug, number), chrome, lang=new.lang, diff=compared
+    )
+
+
+def _path(url: str) -> str:
+    return url.lstrip("/") + "index.html"
