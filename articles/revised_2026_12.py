@@ -12,7 +12,8 @@ wrapped (``spec_resolved_handler``); the delay chart is drawn from the model
 crossing points are a fixture of their own (``spec_delay_chart``).
 
 Every name defined here starts with ``spec_``/``SPEC_``: the corrections batch is assembled
-from several parts. To redraw the chart after a model change, from the site root::
+from several parts. To redraw the chart after a model change, from the site root (with
+site_builder importable)::
 
     cd articles && python -c "import revised_2026_12 as m, pathlib; \\
         pathlib.Path('../' + m.SPEC_CHART_ASSET).write_text(m.spec_chart_svg(), 'utf-8')"
@@ -76,7 +77,7 @@ def spec_clauses_kept(
         "delayWithinMaxDelay": all(d <= config.max_delay_ms for d in delays),
         "totalDelayWithinBudget": sum(delays) <= spec_v1.BUDGET_MS,
         "delayPositiveAfterFirstAttempt": all(d > 0 for d in delays),
-        SPEC_FAILURE_CLAUSE: attempt_count != config.max_retries + 1 or not succeeded,
+        "lastAttemptMeansFailed": attempt_count != config.max_retries + 1 or not succeeded,
     }
 
 
@@ -132,6 +133,7 @@ def spec_report() -> dict[str, object]:
     capped_over = [c for c in configs if spec_v1.capped_total(c) > spec_v1.BUDGET_MS]
     ten = [c for c in configs if c.max_retries == spec_v1.RETRY_LIMIT]
     example = spec_v1.describe(spec_v1.COUNTEREXAMPLE)
+    revision_1 = spec_v1.spec_report()["satisfyEveryClause"]  # what the first revision printed
     return {
         "configs": len(configs),
         "runs": sum(verdict["runs"] for _, verdict in verdicts),
@@ -143,6 +145,7 @@ def spec_report() -> dict[str, object]:
         "configsWithFinalSuccess": len(final_success),
         "failClauseBroken": len(fail_clause_broken),
         "satisfyEveryClause": len(every_clause_holds),
+        "revision1SatisfyEveryClause": revision_1,
         "zeroRetryConfigs": len(zero_retries),
         "noSuccessAllowed": len(no_success_allowed),
         "tenRetryConfigs": len(ten),
@@ -161,6 +164,7 @@ def spec_report() -> dict[str, object]:
             "finalSuccessInEveryConfig": final_success == configs,
             "failClauseBrokenInEveryConfig": fail_clause_broken == configs,
             "noConfigSatisfiesEveryClause": every_clause_holds == [],
+            "revision1CountedDelayClausesOnly": revision_1 == len(delay_clauses_hold),
             "noSuccessAllowedExactlyWithoutRetries": no_success_allowed == zero_retries != [],
         },
     }
@@ -179,7 +183,9 @@ def spec_handler_report() -> dict[str, object]:
     report = spec_v1.handler_report()
     uncut = len(spec_v1.grid()) - report["configsCutByBudget"]
     report["configsNotCutByBudget"] = uncut
-    report["attemptsInExample"] = int(report["example"]["alwaysFailing"][-1].rsplit("#", 1)[1])
+    example = spec_v1.CAP_NOT_ENOUGH
+    _, always_failing = spec_v1.run_once(example, example.max_retries + 1, jitter=False)
+    report["attemptsInExample"] = always_failing.events[-1]["attempt"]
     checks = report["checks"]
     # Computed from the runs: a plain and a jittered run reach the last attempt and succeed in
     # each configuration whose plan keeps every retry, and in no other.
@@ -528,11 +534,12 @@ SPEC_CAPPED = SPEC_REPORT["capIsNotEnough"]
 SPEC_EXAMPLE = SPEC_HANDLER["example"]
 
 SPEC_CHANGES = (
-    "Revision 1 said that 297 of the 550 configurations satisfy every clause as written, although its own "
-    "third contradiction shows that the failure clause breaks every configuration: 297 counts only the "
-    "delay clauses, and with the failure clause none is left. The counts now come from runs of the spec "
-    "as written, the check for the failure clause can fail, and the delay chart is redrawn so that the "
-    "capped schedule no longer disappears under the `maxDelay` line."
+    f"Revision 1 said that {SPEC_REPORT['revision1SatisfyEveryClause']} of the {SPEC_REPORT['configs']} "
+    "configurations satisfy every clause as written, although its own third contradiction shows that the "
+    f"failure clause breaks every one of them: {SPEC_REPORT['revision1SatisfyEveryClause']} counts the delay "
+    "clauses alone, and with the failure clause none is left. The counts now come from runs of the spec as "
+    "written, the failure-clause check can fail, and the delay chart is redrawn so that the capped schedule "
+    "no longer disappears under the `maxDelay` line."
 )
 
 
@@ -578,7 +585,7 @@ SPEC_CX, SPEC_CAP_CONFIG = spec_v1.COUNTEREXAMPLE, spec_v1.CAP_NOT_ENOUGH
 SPEC_LAST_ATTEMPT = SPEC_CAP_CONFIG.max_retries + 1
 
 spec_revision = revision(
-    slug="retry-spec-read-as-a-test-next",
+    slug="retry-spec-read-as-a-test",
     title="Reading a retry spec as a test",
     categories=["Reliability", "Testing"],
     excerpt=(
@@ -589,6 +596,8 @@ spec_revision = revision(
     ),
     cover="/assets/retry_spec/cover.svg",
     published="2022-09-20",
+    revised="2026-12-01",
+    changes=SPEC_CHANGES,
     lang="en",
     body=[
         paragraph(
@@ -626,16 +635,15 @@ spec_revision = revision(
             "The fixture runs the spec as written on each configuration (literal doubling, at most "
             "`maxRetries` retries, and the outcome the operation had), once for every number of leading "
             f"failures from 0 to `maxRetries + 1`: {spec_ms(SPEC_REPORT['runs'])} runs. Each run is then "
-            "tested against every clause:"
+            "tested against every clause (`spec_v1` is the first revision's model, unchanged):"
         ),
         code_block(
             spec_source_of(spec_v1.literal_delays, spec_run_as_written, spec_clauses_kept), language="python"
         ),
         paragraph(
-            "A fixture that builds its scenarios to agree with its verdicts proves nothing, so each run is "
-            "also checked against the operation it ran: the attempt count is the first success or the "
-            "last allowed attempt, and the reported outcome is the one the operation returned "
-            "(`everyRunFollowsItsOperation`)."
+            "Each run is also checked against the operation it ran (`everyRunFollowsItsOperation`): it "
+            "stops at the first success or the last allowed attempt and reports what the operation returned, "
+            "so no count below can come from scenarios built to agree with it."
         ),
         heading("Contradiction 1: doubling meets the cap"),
         paragraph(
@@ -712,6 +720,7 @@ spec_revision = revision(
                 "configsWithFinalSuccess": 550,
                 "failClauseBroken": 550,
                 "satisfyEveryClause": 0,
+                "revision1SatisfyEveryClause": 297,
                 "zeroRetryConfigs": 50,
                 "noSuccessAllowed": 50,
                 "checks": {
@@ -726,6 +735,7 @@ spec_revision = revision(
                     "finalSuccessInEveryConfig": True,
                     "failClauseBrokenInEveryConfig": True,
                     "noConfigSatisfiesEveryClause": True,
+                    "revision1CountedDelayClausesOnly": True,
                     "noSuccessAllowedExactlyWithoutRetries": True,
                 },
             },

@@ -31,7 +31,7 @@ BATCH_PATH = "articles/revised_2026_12.py"
 SPEC_ID = "revised_2026_12:spec_contradictions"
 HANDLER_ID = "revised_2026_12:spec_resolved_handler"
 CHART_ID = "revised_2026_12:spec_delay_chart"
-SLUG = "retry-spec-read-as-a-test-next"
+SLUG = "retry-spec-read-as-a-test"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -70,10 +70,12 @@ def test_the_revision_revises_the_english_article(batch: ModuleType) -> None:
     assert fixture_id(batch.spec_contradictions) == SPEC_ID
     assert fixture_id(batch.spec_resolved_handler) == HANDLER_ID
     assert fixture_id(batch.spec_delay_chart) == CHART_ID
-    assert new.slug == SLUG
+    assert new.slug == old.slug == SLUG
+    assert (new.revised, old.revised) == ("2026-12-01", None)
+    assert new.changes and old.changes is None
     assert (new.lang, new.published, new.title, new.cover) == (old.lang, old.published, old.title, old.cover)
     assert [s.url for s in new.sources] == [s.url for s in old.sources]
-    assert batch.revisions == [new]
+    assert new in batch.revisions  # the lead joins the parts' revisions into one list
 
 
 def test_every_name_the_batch_defines_is_prefixed() -> None:
@@ -88,7 +90,7 @@ def test_every_name_the_batch_defines_is_prefixed() -> None:
             defined += [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
     defined.remove("revisions")
     assert any(name.startswith("spec_") for name in defined)
-    parts = ("client_", "server_", "diagnosis_", "spec_", "decision_")
+    parts = ("client", "server", "diagnosis", "spec", "decision")  # spec_x, SPEC_X, SpecX
     assert [name for name in defined if not name.lower().startswith(parts)] == []
 
 
@@ -103,6 +105,8 @@ def test_unmutated_spec_fixture_passes_and_matches_the_article(batch: ModuleType
     assert output["failClauseBroken"] == output["configsWithFinalSuccess"] == output["configs"]
     assert output["noSuccessAllowed"] == output["zeroRetryConfigs"] > 0
     assert output["runs"] == sum(c.max_retries + 2 for c in batch.spec_v1.grid())
+    kept = batch.spec_clauses_kept(batch.spec_v1.COUNTEREXAMPLE, 1, True, [])
+    assert set(kept) == {*batch.SPEC_DELAY_CLAUSES, batch.SPEC_FAILURE_CLAUSE}
 
 
 def test_the_text_states_the_counts_consistently(batch: ModuleType) -> None:
