@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import inspect
 import textwrap
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from email.utils import parsedate_to_datetime
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from typing import Any
+
+import retry_decision as decision_v1
+import retry_spec as spec_v1
 from retry_2020_06 import (
     ATTEMPT_TIMEOUT_MS,
     BUDGET_MS,
@@ -34,50 +37,20 @@ from retry_2020_06 import (
     Client,
     KeySource,
 )
-from site_builder import (
-    Source,
-    code_block,
-    data_table,
-    figure,
-    fixture,
-    heading,
-    ordered_list,
-    paragraph,
-    revision,
-    unordered_list,
-    verified_output,
-)
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
-import retry_decision as decision_v1
-from site_builder import (
-    Source,
-    code_block,
-    data_table,
-    figure,
-    fixture,
-    heading,
-    paragraph,
-    revision,
-    unordered_list,
-    verified_output,
-)
-from collections.abc import Callable
-from itertools import accumulate, pairwise
-import retry_spec as spec_v1
-from site_builder import (
-    code_block,
-    data_table,
-    figure,
-    fixture,
-    heading,
-    ordered_list,
-    paragraph,
-    revision,
-    unordered_list,
-    verified_output,
-)
 
+from site_builder import (
+    Source,
+    code_block,
+    data_table,
+    figure,
+    fixture,
+    heading,
+    ordered_list,
+    paragraph,
+    revision,
+    unordered_list,
+    verified_output,
+)
 
 # ============================== client ==============================
 
