@@ -37,7 +37,6 @@ from retry_2020_06 import (
     POSTGRES_INSERT,
     RESERVE_MS,
     RESERVE_SQL,
-    STRIPE_IDEMPOTENCY_STORAGE,
     STRIPE_REQUEST_IDS,
     TAKEOVER_SQL,
     UPLINK_MS,
@@ -251,7 +250,9 @@ def server_status(reply: Reply | None) -> int | str:
     return reply.status if reply is not None else "rolled-back"
 
 
-def server_takeover_race(path: str, conn: sqlite3.Connection, server: ServerIdempotency, run: int) -> dict:
+def server_one_takeover_race(
+    path: str, conn: sqlite3.Connection, server: ServerIdempotency, run: int
+) -> dict:
     """Владелец нового ключа падает посреди транзакции; после конца аренды два повтора одновременно
     пытаются перехватить запись."""
     key, order, crashed_at = f"key-{101 + run}", 2000 + run, 100_000
@@ -271,7 +272,7 @@ def server_takeover_race(path: str, conn: sqlite3.Connection, server: ServerIdem
 
 def server_scenarios(claims: ServerClaims) -> dict[str, object]:
     """Сценарии статьи в одной форме SQL: гонка за ключ, повтор, чужое тело, чужой клиент,
-    падение владельца, перехват после аренды и гонка двух перехватов."""
+    падение владельца и перехват после аренды."""
     server = ServerIdempotency(claims)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "idempotency.sqlite3")
@@ -284,21 +285,18 @@ def server_scenarios(claims: ServerClaims) -> dict[str, object]:
             other_payload = server.handle(conn, server_request("req-d", amountRub=1500), 3_000)
             other_actor = server.handle(conn, server_request("req-e", actor="shop-2"), 3_000)
             stuck = server_stuck_owner(conn, server)
-            takeovers = [
-                server_takeover_race(path, conn, server, run) for run in range(SERVER_TAKEOVER_RACES)
-            ]
             payments = [
                 {"actor": actor, "order": order_id, "count": count}
                 for actor, order_id, count in fetch(
                     conn,
-                    "SELECT actor, order_id, COUNT(*) FROM payment WHERE order_id < 2000"
+                    "SELECT actor, order_id, COUNT(*) FROM payment"
                     " GROUP BY actor, order_id ORDER BY actor, order_id",
                     {},
                 )
             ]
         finally:
             conn.close()
-    return server_report(race, retry, other_payload, other_actor, stuck, takeovers, payments)
+    return server_report(race, retry, other_payload, other_actor, stuck, payments)
 
 
 def server_stuck_owner(conn: sqlite3.Connection, server: ServerIdempotency) -> dict[str, object]:
@@ -326,15 +324,12 @@ def server_report(
     other_payload: Reply,
     other_actor: Reply,
     stuck: dict[str, object],
-    takeovers: list[dict],
     payments: list[dict[str, object]],
 ) -> dict[str, object]:
     """Что печатает статья, и проверки, вычисленные из прогонов."""
     owned = [reply for won, reply in race if won and reply is not None]
     waiting = [reply for won, reply in race if not won]
     first = owned[0] if owned else Reply(0, {})
-    winners = sorted({run["winners"] for run in takeovers})
-    per_key = sorted({run["payments"] for run in takeovers})
     return {
         "race": {
             "owners": sum(won for won, _ in race),
@@ -349,12 +344,6 @@ def server_report(
         },
         "stuck": {k: v for k, v in stuck.items() if k != "afterLeaseReplayed"},
         "payments": payments,
-        "takeoverRace": {
-            "runs": len(takeovers),
-            "winners": winners,
-            "statuses": [list(s) for s in sorted({tuple(run["statuses"]) for run in takeovers}, key=str)],
-            "paymentsPerKey": per_key,
-        },
         "checks": {
             "exactlyOneOwner": len(owned) == 1 and len(race) == 2,
             "duplicateSawInProgress": [r.body for r in waiting if r] == [{"error": "request_in_progress"}],
@@ -370,20 +359,48 @@ def server_report(
             and stuck["afterLease"] == 201
             and not stuck["afterLeaseReplayed"],
             "oneEffectPerScope": [p["count"] for p in payments] == [1, 1, 1],
-            "oneOfTwoTakeoversWins": len(takeovers) == SERVER_TAKEOVER_RACES and winners == [1],
+        },
+    }
+
+
+def server_takeover_races(claims: ServerClaims) -> dict[str, object]:
+    """Гонки двух перехватов одной брошенной записи, SERVER_TAKEOVER_RACES раз подряд."""
+    server = ServerIdempotency(claims)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "takeovers.sqlite3")
+        conn = connect(path)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(IDEMPOTENCY_SCHEMA_SQL + PAYMENT_SCHEMA_SQL)
+            runs = [server_one_takeover_race(path, conn, server, run) for run in range(SERVER_TAKEOVER_RACES)]
+        finally:
+            conn.close()
+    winners = sorted({run["winners"] for run in runs})
+    per_key = sorted({run["payments"] for run in runs})
+    return {
+        "takeoverRace": {
+            "runs": len(runs),
+            "winners": winners,
+            "statuses": [list(s) for s in sorted({tuple(run["statuses"]) for run in runs}, key=str)],
+            "paymentsPerKey": per_key,
+        },
+        "checks": {
+            "oneOfTwoTakeoversWins": len(runs) == SERVER_TAKEOVER_RACES and winners == [1],
             "takeoverRaceOneEffect": per_key == [1],
         },
     }
 
 
-def server_simulate() -> dict[str, object]:
-    """Все сценарии дважды: с RETURNING (если SQLite его знает) и в форме 2020 года."""
+def server_in_both_forms(scenarios: Callable[[ServerClaims], dict[str, object]]) -> dict[str, object]:
+    """Сценарии дважды: с RETURNING (если SQLite его знает) и в форме 2020 года; итог — первой
+    формы, а проверки — обеих и их совпадения."""
     has_returning = sqlite3.sqlite_version_info >= SERVER_RETURNING_SINCE
-    without = server_scenarios(ServerChangesClaims())
-    main = server_scenarios(ServerReturningClaims()) if has_returning else without
+    without = scenarios(ServerChangesClaims())
+    main = scenarios(ServerReturningClaims()) if has_returning else without
     outcome = {k: v for k, v in main.items() if k != "checks"}
     without_outcome = {k: v for k, v in without.items() if k != "checks"}
-    checks = dict(main["checks"])  # type: ignore[call-overload]
+    checks: dict[str, bool] = dict(main["checks"])  # type: ignore[call-overload]
+    without_checks: dict[str, bool] = dict(without["checks"])  # type: ignore[call-overload]
     return {
         "sqlite": {
             "returningSince": ".".join(map(str, SERVER_RETURNING_SINCE)),
@@ -393,7 +410,7 @@ def server_simulate() -> dict[str, object]:
         "checks": {
             **checks,
             "sqliteHasReturning": has_returning,
-            "changesFormPassesEveryCheck": all(v is True for v in without["checks"].values()),  # type: ignore[attr-defined]
+            "changesFormPassesEveryCheck": all(value is True for value in without_checks.values()),
             "formsGiveSameOutcomes": has_returning and outcome == without_outcome,
         },
     }
@@ -401,7 +418,12 @@ def server_simulate() -> dict[str, object]:
 
 @fixture
 def server_sqlite_reservation() -> dict[str, object]:
-    return server_simulate()
+    return server_in_both_forms(server_scenarios)
+
+
+@fixture
+def server_takeover_race() -> dict[str, object]:
+    return server_in_both_forms(server_takeover_races)
 
 
 # === Часть третья, редакция 2: разбор в поле ================================
@@ -769,7 +791,7 @@ SERVER_SQLITE_RETURNING = Source(
 SERVER_SQLITE_3_35_0 = Source(
     title="SQLite Release 3.35.0 On 2021-03-12",
     url="https://www.sqlite.org/releaselog/3_35_0.html",
-    note="в списке изменений этого выпуска\u00a0— поддержка RETURNING для DELETE, INSERT и UPDATE",
+    note="в списке изменений этого выпуска есть поддержка RETURNING для DELETE, INSERT и UPDATE",
 )
 SERVER_SQLITE_CHANGES = Source(
     title="SQLite: Built-In Scalar SQL Functions, changes()",
@@ -779,13 +801,23 @@ SERVER_SQLITE_CHANGES = Source(
         "INSERT, DELETE или UPDATE этого соединения (обёртка над sqlite3_changes())"
     ),
 )
+SERVER_STRIPE_IDEMPOTENCY = Source(
+    title="Stripe API Reference: Idempotent requests",
+    url="https://docs.stripe.com/api/idempotent_requests",
+    note=(
+        "по ключу сохраняются статус и тело первого ответа, включая 500; параметры повтора "
+        "сравниваются с исходными; ошибки валидации и конфликт с параллельным запросом не сохраняются; "
+        "ключ может быть удалён, когда ему не меньше 24\u00a0часов, и ключ, повторённый после удаления, "
+        "порождает новый запрос"
+    ),
+)
 SERVER_STRIPE_ERRORS = Source(
     title="Stripe API Reference: Errors",
     url="https://docs.stripe.com/api/errors",
     note=(
-        "409 Conflict\u00a0— запрос конфликтует с другим, например из-за того же ключа идемпотентности; тип "
-        "ошибки idempotency_error\u00a0— ключ идемпотентности повторён с запросом, который не совпадает с "
-        "первым по эндпоинту и параметрам"
+        "код 409 Conflict значит, что запрос конфликтует с другим, например из-за того же ключа "
+        "идемпотентности; ошибка типа idempotency_error возникает, когда ключ идемпотентности повторён с "
+        "запросом, который не совпадает с первым по эндпоинту и параметрам"
     ),
 )
 SERVER_IDEMPOTENCY_KEY_DRAFT = Source(
@@ -913,9 +945,9 @@ server_revision = revision(
             "Первая редакция утверждала, что SQLite понимает ту же форму. Это было верно наполовину. "
             "`ON CONFLICT … DO NOTHING` в SQLite есть с версии 3.24.0 (2018), а `RETURNING`\u00a0— только "
             "с 3.35.0, вышедшей 12\u00a0марта 2021\u00a0года. В июне 2020\u00a0года, когда статья вышла, "
-            "SQLite отверг бы эти строки как синтаксическую ошибку. Модель работает сегодня потому, что "
-            "работает на более новом SQLite, и фикстура теперь не принимает это на веру: версия SQLite, "
-            "на которой она идёт, проверяется наравне с остальным."
+            "SQLite отверг бы эти строки как синтаксическую ошибку. Сегодня модель исполняется, потому что "
+            "SQLite рядом с ней новее, и фикстура больше не принимает это на веру: версия SQLite, на "
+            "которой она идёт, проверяется наравне с остальным."
         ),
         paragraph(
             "Без `RETURNING` тот же вопрос задают вторым оператором. `changes()` возвращает, сколько строк "
@@ -1018,25 +1050,6 @@ server_revision = revision(
                     {"actor": "shop-1", "order": 1043, "count": 1},
                     {"actor": "shop-2", "order": 1042, "count": 1},
                 ],
-            },
-        ),
-        paragraph(
-            "Условие аренды внутри того же `UPDATE` делает перехват атомарным: если к брошенной записи "
-            "одновременно пришли два повтора, первый `UPDATE` продлевает аренду, и для второго условие уже "
-            "ложно, так что строку получает один. Первая редакция утверждала это без проверки. Теперь "
-            f"фикстура {SERVER_TAKEOVER_RACES} раз роняет владельца нового ключа, ждёт конца аренды и "
-            "пускает два перехвата одновременно, в двух потоках со своими соединениями, в обеих формах "
-            "SQL, и в каждом прогоне считает победителей, ответы и платежи:"
-        ),
-        verified_output(
-            server_sqlite_reservation,
-            expected={
-                "takeoverRace": {
-                    "runs": SERVER_TAKEOVER_RACES,
-                    "winners": [1],
-                    "statuses": [[201, 409]],
-                    "paymentsPerKey": [1],
-                },
                 "checks": {
                     "exactlyOneOwner": True,
                     "duplicateSawInProgress": True,
@@ -1046,6 +1059,30 @@ server_revision = revision(
                     "crashLeftNoEffect": True,
                     "takeoverOnlyAfterLease": True,
                     "oneEffectPerScope": True,
+                    "sqliteHasReturning": True,
+                    "changesFormPassesEveryCheck": True,
+                    "formsGiveSameOutcomes": True,
+                },
+            },
+        ),
+        paragraph(
+            "Условие аренды внутри того же `UPDATE` делает перехват атомарным: если к брошенной записи "
+            "одновременно пришли два повтора, первый `UPDATE` продлевает аренду, и для второго условие уже "
+            "ложно, так что строку получает один. Первая редакция утверждала это без проверки. Теперь "
+            f"фикстура `server_takeover_race` {SERVER_TAKEOVER_RACES} раз роняет владельца нового ключа, "
+            "ждёт конца аренды и пускает два перехвата одновременно, в двух потоках со своими "
+            "соединениями, в обеих формах SQL, и в каждом прогоне считает победителей, ответы и платежи:"
+        ),
+        verified_output(
+            server_takeover_race,
+            expected={
+                "takeoverRace": {
+                    "runs": SERVER_TAKEOVER_RACES,
+                    "winners": [1],
+                    "statuses": [[201, 409]],
+                    "paymentsPerKey": [1],
+                },
+                "checks": {
                     "oneOfTwoTakeoversWins": True,
                     "takeoverRaceOneEffect": True,
                     "sqliteHasReturning": True,
@@ -1108,7 +1145,7 @@ server_revision = revision(
         SERVER_SQLITE_RETURNING,
         SERVER_SQLITE_3_35_0,
         SERVER_SQLITE_CHANGES,
-        STRIPE_IDEMPOTENCY_STORAGE,
+        SERVER_STRIPE_IDEMPOTENCY,
         SERVER_STRIPE_ERRORS,
         SERVER_IDEMPOTENCY_KEY_DRAFT,
         SERVER_RFC7230,
@@ -1174,19 +1211,19 @@ diagnosis_revision = revision(
                 "**Доставлен и ещё выполняется.** Сервер работает дольше, чем клиент ждёт: транзакция "
                 "владельца открыта, запись в `in_progress`, аренда не истекла. Эффекта пока нет, но он "
                 "будет. Повтор с тем же ключом получит `409`, повтор после завершения\u00a0— сохранённый "
-                "ответ. До конца аренды снаружи этот исход не отличить от второго с упавшим владельцем: "
-                "там тоже `in_progress` и `409`.",
+                "ответ. Пока владелец не закончил, снаружи этот исход не отличить от второго с упавшим "
+                "владельцем: там тоже `in_progress` и `409`.",
             ]
         ),
         paragraph(
             "HTTP эту неоднозначность признаёт. RFC\u00a07231 выделяет идемпотентные методы потому, что их "
             "можно повторить, если связь оборвалась до того, как клиент прочитал ответ. RFC\u00a07230 "
             "(§\u00a06.3.1) запрещает агенту автоматически повторять неидемпотентный запрос, если нет "
-            "способа узнать, что он на деле идемпотентен или что исходный запрос не был применён, а прокси "
-            "не разрешает такой автоматический повтор вовсе. Вопреки RFC\u00a07230 некоторые прокси и "
-            "HTTP-библиотеки так делают, и тогда на сервер приходит повтор, которого клиент не посылал. "
-            "Ключ и запись из второй части и есть такой способ; без них третий исход от первого не "
-            "отличить."
+            "способа узнать, что он на деле идемпотентен или что исходный запрос не был применён. Ключ и "
+            "запись из второй части и есть такой способ; без них третий исход от первого не отличить. "
+            "Прокси тот же раздел не разрешает автоматически повторять такие запросы вовсе, но вопреки "
+            "RFC\u00a07230 некоторые прокси и HTTP-библиотеки так делают, и тогда на сервер приходит "
+            "повтор, которого клиент не посылал."
         ),
         figure(
             "/assets/retry/four-outcomes-timeline.svg",
@@ -1202,7 +1239,8 @@ diagnosis_revision = revision(
             ),
             caption=(
                 "Клиент во всех четырёх случаях видит одно: тайм-аут. Различить исходы можно только по "
-                "логам сервера и записи идемпотентности, а второй и четвёртый\u00a0— лишь после конца аренды."
+                "логам сервера и записи идемпотентности, а второй от четвёртого\u00a0— лишь когда владелец "
+                "завершит запись или истечёт его аренда."
             ),
         ),
         heading("Идентификатор попытки и ключ намерения"),
@@ -1364,7 +1402,8 @@ diagnosis_revision = revision(
         paragraph(
             "Второй и четвёртый прогоны клиент видит одинаково\u00a0— тайм-аут, затем `409`,\u00a0— и сервер "
             "в момент тайм-аута тоже выглядит одинаково: запись `in_progress`, платежей нет. Различает их "
-            "только то, жив ли владелец, а это становится видно по записи лишь после конца аренды."
+            "только то, жив ли владелец: живой завершит запись сам, а брошенная останется в `in_progress`, "
+            "пока не истечёт аренда и её не перехватит повтор."
         ),
         heading("Таблица улик"),
         paragraph(
@@ -1467,7 +1506,7 @@ diagnosis_revision = revision(
         ),
         paragraph(
             f"Сервер закончил работу к {server_grouped(diagnosis_at['storedAtMs'])}\u00a0мс, а клиент ждал "
-            f"до {server_grouped(diagnosis_at['timeoutAtMs'])}: ответ потерялся не из-за медленного "
+            f"до {server_grouped(diagnosis_at['timeoutAtMs'])}\u00a0мс: ответ потерялся не из-за медленного "
             "сервера, искать надо в соединении и прокси. Обратный случай тревожнее. Если время работы "
             "сервера подбирается к тайм-ауту попытки, нормой становится четвёртый исход: повторы "
             "приходят, пока первая попытка ещё в `in_progress`, и в логах растёт доля `409`. Это лечится "
@@ -1500,7 +1539,7 @@ diagnosis_revision = revision(
         DIAGNOSIS_RFC7231,
         SERVER_RFC7230,
         STRIPE_REQUEST_IDS,
-        STRIPE_IDEMPOTENCY_STORAGE,
+        SERVER_STRIPE_IDEMPOTENCY,
         SERVER_IDEMPOTENCY_KEY_DRAFT,
     ],
 )

@@ -158,7 +158,7 @@ def test_the_old_revision_and_its_figure_are_untouched() -> None:
 PROSE_RULES = {
     "a breakable space before an em dash": re.compile(r"[^\S\u00a0]—"),
     "a breakable space inside a digit group": re.compile(r"\d[^\S\u00a0]\d{3}\b"),
-    "a breakable space between a number and its unit": re.compile(r"\d[^\S\u00a0](мс|с|₽|часа|года)\b"),
+    "a breakable space between a number and its unit": re.compile(r"\d[^\S\u00a0](мс|с|₽|часа|часов|года)\b"),
     "a breakable space in an RFC number": re.compile(r"RFC[^\S\u00a0]\d"),
 }
 

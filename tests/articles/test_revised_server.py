@@ -24,10 +24,11 @@ from article_batch import batch_of, failing_checks, run
 from site_builder.check.load import fixture_id
 
 FIXTURE_ID = "revised_2026_12:server_sqlite_reservation"
+TAKEOVER_ID = "revised_2026_12:server_takeover_race"
 SCOPE_KEY = "PRIMARY KEY (actor, operation, idem_key)"
 CONFLICT_TARGET = "ON CONFLICT (actor, operation, idem_key) DO NOTHING"
 LEASE_CONDITION = " AND lease_until <= :now"
-FORM_CHECKS = {
+RESERVATION_CHECKS = {
     "exactlyOneOwner",
     "duplicateSawInProgress",
     "retryReplaysStoredReply",
@@ -36,15 +37,15 @@ FORM_CHECKS = {
     "crashLeftNoEffect",
     "takeoverOnlyAfterLease",
     "oneEffectPerScope",
-    "oneOfTwoTakeoversWins",
-    "takeoverRaceOneEffect",
 }
+TAKEOVER_CHECKS = {"oneOfTwoTakeoversWins", "takeoverRaceOneEffect"}
+FORMS_CHECKS = {"sqliteHasReturning", "changesFormPassesEveryCheck", "formsGiveSameOutcomes"}
 
 
 @pytest.fixture
 def batch() -> ModuleType:
     """The corrections batch as the site loader imports it."""
-    return batch_of(FIXTURE_ID)
+    return batch_of(FIXTURE_ID, TAKEOVER_ID)
 
 
 def mutate(monkeypatch: pytest.MonkeyPatch, batch: ModuleType, name: str, old: str, new: str) -> None:
@@ -64,22 +65,22 @@ def shown_code(revision: Any, language: str) -> list[str]:
 # --- the unmutated model -----------------------------------------------------
 
 
-def test_the_fixture_is_the_one_the_site_runs(batch: ModuleType) -> None:
+def test_the_fixtures_are_the_ones_the_site_runs(batch: ModuleType) -> None:
     assert fixture_id(batch.server_sqlite_reservation) == FIXTURE_ID
+    assert fixture_id(batch.server_takeover_race) == TAKEOVER_ID
 
 
-def test_unmutated_fixture_passes_every_check_in_both_forms(batch: ModuleType) -> None:
+def test_unmutated_fixtures_pass_every_check_in_both_forms(batch: ModuleType) -> None:
     assert sqlite3.sqlite_version_info >= (3, 35, 0), "the RETURNING form needs SQLite 3.35.0 or newer"
     output = run(batch, "server_sqlite_reservation")
     assert failing_checks(output) == set()
-    assert FORM_CHECKS | {
-        "sqliteHasReturning",
-        "changesFormPassesEveryCheck",
-        "formsGiveSameOutcomes",
-    } == set(output["checks"])
+    assert set(output["checks"]) == RESERVATION_CHECKS | FORMS_CHECKS
     assert output["sqlite"] == {"returningSince": "3.35.0", "forms": ["RETURNING", "changes()"]}
     assert output["race"] == {"owners": 1, "statuses": [201, 409]}
-    assert output["takeoverRace"] == {
+    takeovers = run(batch, "server_takeover_race")
+    assert failing_checks(takeovers) == set()
+    assert set(takeovers["checks"]) == TAKEOVER_CHECKS | FORMS_CHECKS
+    assert takeovers["takeoverRace"] == {
         "runs": batch.SERVER_TAKEOVER_RACES,
         "winners": [1],
         "statuses": [[201, 409]],
@@ -87,17 +88,19 @@ def test_unmutated_fixture_passes_every_check_in_both_forms(batch: ModuleType) -
     }
 
 
-def test_both_forms_give_the_same_outcomes_on_their_own(batch: ModuleType) -> None:
-    returning = batch.server_scenarios(batch.ServerReturningClaims())
-    changes = batch.server_scenarios(batch.ServerChangesClaims())
+@pytest.mark.parametrize("scenarios", ["server_scenarios", "server_takeover_races"])
+def test_both_forms_give_the_same_outcomes_on_their_own(batch: ModuleType, scenarios: str) -> None:
+    returning = getattr(batch, scenarios)(batch.ServerReturningClaims())
+    changes = getattr(batch, scenarios)(batch.ServerChangesClaims())
     assert failing_checks(returning) == failing_checks(changes) == set()
     assert {k: v for k, v in returning.items() if k != "checks"} == {
         k: v for k, v in changes.items() if k != "checks"
     }
 
 
+@pytest.mark.parametrize(("name", "races"), [("server_sqlite_reservation", 1), ("server_takeover_race", 10)])
 def test_races_run_on_a_real_file_with_a_connection_per_thread(
-    batch: ModuleType, monkeypatch: pytest.MonkeyPatch
+    batch: ModuleType, monkeypatch: pytest.MonkeyPatch, name: str, races: int
 ) -> None:
     opened: list[tuple[int, str]] = []
     real_connect = batch.connect
@@ -107,15 +110,14 @@ def test_races_run_on_a_real_file_with_a_connection_per_thread(
         return real_connect(path)
 
     monkeypatch.setattr(batch, "connect", recording_connect)
-    assert failing_checks(run(batch, "server_sqlite_reservation")) == set()
+    assert failing_checks(run(batch, name)) == set()
     main = threading.get_ident()
     paths = {path for _, path in opened}
     assert len(paths) == 2  # one database file per SQL form
     for path in paths:
         assert path.endswith(".sqlite3") and not Path(path).exists()
         racing = [thread for thread, p in opened if p == path and thread != main]
-        # the first race and then SERVER_TAKEOVER_RACES races of two takeovers, two threads each
-        assert len(racing) == 2 * (1 + batch.SERVER_TAKEOVER_RACES)
+        assert len(racing) == 2 * races  # two threads per race, each with its own connection
 
 
 def test_the_article_shows_the_code_the_fixture_executes(batch: ModuleType) -> None:
@@ -154,11 +156,12 @@ def test_the_article_states_the_sqlite_version_and_cites_sqlite_org(batch: Modul
 def test_an_sqlite_without_returning_fails_the_version_check(
     batch: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # SQLite 3.31.1, the version Python 3.9 shipped with in 2020, has no RETURNING.
+    # SQLite 3.31.1 (January 2020) has no RETURNING: the fixtures run the 2020 form only and say so.
     monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 31, 1))
-    output = run(batch, "server_sqlite_reservation")
-    assert failing_checks(output) == {"sqliteHasReturning", "formsGiveSameOutcomes"}
-    assert output["sqlite"]["forms"] == ["changes()"]
+    for name in ("server_sqlite_reservation", "server_takeover_race"):
+        output = run(batch, name)
+        assert failing_checks(output) == {"sqliteHasReturning", "formsGiveSameOutcomes"}
+        assert output["sqlite"]["forms"] == ["changes()"]
 
 
 def test_a_table_without_the_unique_key_cannot_take_the_reservation(
@@ -219,9 +222,11 @@ def test_an_effect_committed_apart_from_the_record_is_repeated_after_takeover(
 
     monkeypatch.setattr(batch.ServerIdempotency, "perform", perform_in_two_transactions)
     output = run(batch, "server_sqlite_reservation")
-    assert {"crashLeftNoEffect", "oneEffectPerScope", "takeoverRaceOneEffect"} <= failing_checks(output)
+    assert {"crashLeftNoEffect", "oneEffectPerScope"} <= failing_checks(output)
     assert output["stuck"]["effectsAfterCrash"] == 1
-    assert output["takeoverRace"]["paymentsPerKey"] == [2]
+    takeovers = run(batch, "server_takeover_race")
+    assert "takeoverRaceOneEffect" in failing_checks(takeovers)
+    assert takeovers["takeoverRace"]["paymentsPerKey"] == [2]
 
 
 def test_a_takeover_that_ignores_the_lease_lets_both_takeovers_win(
@@ -229,12 +234,9 @@ def test_a_takeover_that_ignores_the_lease_lets_both_takeovers_win(
 ) -> None:
     for name in ("TAKEOVER_SQL", "SERVER_TAKEOVER_2020_SQL"):
         mutate(monkeypatch, batch, name, LEASE_CONDITION, "")
-    output = run(batch, "server_sqlite_reservation")
-    assert {
-        "oneOfTwoTakeoversWins",
-        "takeoverOnlyAfterLease",
-        "changesFormPassesEveryCheck",
-    } <= failing_checks(output)
+    assert "takeoverOnlyAfterLease" in failing_checks(run(batch, "server_sqlite_reservation"))
+    output = run(batch, "server_takeover_race")
+    assert failing_checks(output) == {"oneOfTwoTakeoversWins", "changesFormPassesEveryCheck"}
     # Both "win"; the owner check at completion still rolls the first one's payment back.
     assert output["takeoverRace"]["winners"] == [2]
     assert output["takeoverRace"]["statuses"] == [[201, "rolled-back"]]
@@ -245,8 +247,9 @@ def test_a_takeover_race_broken_in_one_form_only_breaks_the_equivalence(
     batch: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mutate(monkeypatch, batch, "SERVER_TAKEOVER_2020_SQL", LEASE_CONDITION, "")
-    output = run(batch, "server_sqlite_reservation")
-    assert failing_checks(output) == {"changesFormPassesEveryCheck", "formsGiveSameOutcomes"}
+    for name in ("server_sqlite_reservation", "server_takeover_race"):
+        output = run(batch, name)
+        assert failing_checks(output) == {"changesFormPassesEveryCheck", "formsGiveSameOutcomes"}
 
 
 def test_a_2020_form_that_ignores_changes_is_stopped_only_by_the_owner_check(
