@@ -11,15 +11,14 @@ non-breaking spaces where Russian typography requires them.
 
 from __future__ import annotations
 
-import json
 import re
-import sqlite3
 from collections import Counter
 from types import ModuleType
 from typing import Any
 
 import pytest
 from article_batch import ROOT, batch_of, failing_checks, run
+from server_mutations import mutate, perform_in_two_transactions
 
 from site_builder.check.load import fixture_id
 
@@ -76,9 +75,7 @@ def test_the_diagnosis_calls_the_server_model_of_part_two(
 def test_a_takeover_that_ignores_the_lease_hides_the_fourth_outcome(
     batch: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    text = batch.TAKEOVER_SQL
-    assert " AND lease_until <= :now" in text
-    monkeypatch.setattr(batch, "TAKEOVER_SQL", text.replace(" AND lease_until <= :now", ""))
+    mutate(monkeypatch, batch, "TAKEOVER_SQL", " AND lease_until <= :now", "")
     output = run(batch, "diagnosis_lost_response")
     # The retry steals the live record and answers 201 instead of 409; the owner's own
     # transaction is then rolled back by the owner check.
@@ -90,18 +87,7 @@ def test_a_takeover_that_ignores_the_lease_hides_the_fourth_outcome(
 def test_an_effect_committed_apart_from_the_record_doubles_the_crashed_payment(
     batch: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def perform_in_two_transactions(
-        self: Any, conn: sqlite3.Connection, req: Any, *, crash_after_effect: bool = False
-    ) -> Any:
-        cursor = conn.execute(batch.INSERT_PAYMENT_SQL, {"actor": req.actor, **req.payload})  # autocommit
-        if crash_after_effect:
-            raise batch.SimulatedCrashError(req.request_id)
-        reply = batch.Reply(201, {"paymentId": cursor.lastrowid, **req.payload})
-        record = {**req.scope(), "owner": req.request_id, "status": 201, "body": json.dumps(reply.body)}
-        conn.execute(batch.COMPLETE_SQL, record)
-        return reply
-
-    monkeypatch.setattr(batch.ServerIdempotency, "perform", perform_in_two_transactions)
+    monkeypatch.setattr(batch.ServerIdempotency, "perform", perform_in_two_transactions(batch))
     output = run(batch, "diagnosis_lost_response")
     assert failing_checks(output) == {"exactlyOneEffectPerLane"}
     assert output["outcomes"]["crashed"]["atTimeout"]["payments"] == 1  # the crash left a payment

@@ -10,7 +10,6 @@ fixture then fails: a check turns false, or the fixture raises. The unmutated fi
 from __future__ import annotations
 
 import html
-import json
 import re
 import sqlite3
 import threading
@@ -20,6 +19,7 @@ from typing import Any
 
 import pytest
 from article_batch import batch_of, failing_checks, run
+from server_mutations import mutate, perform_in_two_transactions
 
 from site_builder.check.load import fixture_id
 
@@ -46,13 +46,6 @@ FORMS_CHECKS = {"sqliteHasReturning", "changesFormPassesEveryCheck", "formsGiveS
 def batch() -> ModuleType:
     """The corrections batch as the site loader imports it."""
     return batch_of(FIXTURE_ID, TAKEOVER_ID)
-
-
-def mutate(monkeypatch: pytest.MonkeyPatch, batch: ModuleType, name: str, old: str, new: str) -> None:
-    """Replace ``old`` by ``new`` in one of the batch's SQL constants; ``old`` must be there."""
-    text = getattr(batch, name)
-    assert old in text, f"{name} no longer contains {old!r}: update the mutation"
-    monkeypatch.setattr(batch, name, text.replace(old, new))
 
 
 def shown_code(revision: Any, language: str) -> list[str]:
@@ -209,18 +202,7 @@ def test_skipping_the_fingerprint_comparison_is_caught(
 def test_an_effect_committed_apart_from_the_record_is_repeated_after_takeover(
     batch: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def perform_in_two_transactions(
-        self: Any, conn: sqlite3.Connection, req: Any, *, crash_after_effect: bool = False
-    ) -> Any:
-        cursor = conn.execute(batch.INSERT_PAYMENT_SQL, {"actor": req.actor, **req.payload})  # autocommit
-        if crash_after_effect:
-            raise batch.SimulatedCrashError(req.request_id)
-        reply = batch.Reply(201, {"paymentId": cursor.lastrowid, **req.payload})
-        record = {**req.scope(), "owner": req.request_id, "status": 201, "body": json.dumps(reply.body)}
-        conn.execute(batch.COMPLETE_SQL, record)
-        return reply
-
-    monkeypatch.setattr(batch.ServerIdempotency, "perform", perform_in_two_transactions)
+    monkeypatch.setattr(batch.ServerIdempotency, "perform", perform_in_two_transactions(batch))
     output = run(batch, "server_sqlite_reservation")
     assert {"crashLeftNoEffect", "oneEffectPerScope"} <= failing_checks(output)
     assert output["stuck"]["effectsAfterCrash"] == 1
