@@ -216,6 +216,52 @@ def test_a_revising_batch_added_later_gives_what_a_clean_build_gives(
     two = make_site({k: v for k, v in FILES.items() if "c_2022" not in k}, name="two")
     build(run_cli, two, "--no-cache")
     assert _tree(grown / "build") == _tree(two / "build")
+    (grown / "articles/b_2021.py").unlink()  # no later revision at all: the first one alone again
+    build(run_cli, grown)
+    one = make_site({"articles/a_2020.py": FIRST}, name="one")
+    build(run_cli, one, "--no-cache")
+    assert _tree(grown / "build") == _tree(one / "build")
+    assert not (grown / "build" / PAGES["revision 1"]).exists()
+
+
+OTHER = """\
+from site_builder import Source, paragraph, revision
+
+SOURCES = [Source(title="C", url="https://c.example/", note="c"),
+           Source(title="D", url="https://d.example/", note="d")]
+
+revisions = [revision(
+    slug="other-note", title="Other note", categories=["Notes"], excerpt="Another.",
+    published="2021-01-01", body=[paragraph("Words of another note, EDIT.")], sources=SOURCES)]
+"""
+
+
+def test_the_batch_of_a_revised_article_is_kept_once_the_kernel_renders_its_page(
+    make_site: MakeSite, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The first revision's page is the kernel's once a build has seen the article revised: its
+    batch is not loaded again for an edit elsewhere (it was, on every build, before the hint)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    log = tmp_path / "imports.log"
+    logged = FIRST.replace("revisions = [", f"open({str(log)!r}, 'a').write('a_2020\\n')\nrevisions = [", 1)
+    site = make_site(
+        {**FILES, "articles/a_2020.py": logged, "articles/d_other.py": OTHER.replace("EDIT", "0")}
+    )
+    for n in range(4):
+        (site / "articles/d_other.py").write_text(OTHER.replace("EDIT", str(n)), "utf-8")
+        build(run_cli, site)
+    # b_2021 and c_2022 import a_2020 too; what counts is that nobody does after the second build.
+    loads = log.read_text("utf-8").count("a_2020")
+    build(run_cli, site)  # nothing changed
+    (site / "articles/d_other.py").write_text(OTHER.replace("EDIT", "edited"), "utf-8")
+    build(run_cli, site)
+    assert log.read_text("utf-8").count("a_2020") == loads
+    clean = make_site(
+        {**FILES, "articles/a_2020.py": logged, "articles/d_other.py": OTHER.replace("EDIT", "edited")},
+        name="clean",
+    )
+    build(run_cli, clean, "--no-cache")
+    assert _tree(site / "build") == _tree(clean / "build")
 
 
 def _tree(folder: Path) -> dict[str, bytes]:

@@ -26,6 +26,7 @@ from site_builder.check.linkcheck import Scan, scan_page
 from site_builder.check.load import Batch
 from site_builder.check.rules import Refs, batch_problems
 from site_builder.check.schedule import Schedule, View, views
+from site_builder.check.site_layout import article_file
 from site_builder.errors import Problem
 from site_builder.render.feeds import feed_entry
 from site_builder.render.images import measure, unchanged
@@ -59,6 +60,9 @@ class Summary:
     proofs: tuple[tuple[Proof, ...], ...] = ()
     """The verified outputs of each of ``items``: what its page marks, if the kernel renders it
     (a revision of an article with a history, :mod:`.history_pages`)."""
+    deferred: tuple[str, ...] = ()
+    """Pages of its revisions left to the kernel (an article the last build found revised):
+    its search shard hears of its pages once the kernel has rendered them."""
     views: tuple[View | None, ...] = ()
     """How the schedule it was described under showed each revision (None: left out); a
     kept summary is used again only under a schedule that shows them the same way."""
@@ -88,6 +92,7 @@ def summarize(
     staging: Path | None,
     spool: Path,
     schedule: Schedule | None = None,
+    superseded: frozenset[str] = frozenset(),
 ) -> Summary:
     """Judge, describe and (with ``staging``) render one loaded batch; its long texts go
     to the file ``spool``. Only the revisions ``schedule`` publishes are described and
@@ -106,12 +111,15 @@ def summarize(
         items = [dataclasses.replace(item, images=sized) for item, sized in zip(items, sizes, strict=True)]
     listed = tuple(dataclasses.replace(item, content_html="", proofs=()) for item in items)
     pages: dict[str, str] | None = None
+    deferred: tuple[str, ...] = ()
     scans: dict[str, Scan] = {}
     entries: tuple[bytes, ...] = ()
     if staging is not None and not problems:  # a batch with problems fails the build anyway
         entries = tuple(feed_entry(settings, item).encode("utf-8") for item in items)
-        # A later revision's pages show its article's history, which needs every batch.
-        own = [item for item in items if not item.later]
+        # A later revision's pages show its article's history, which needs every batch; so does
+        # the first revision's page of an article the last build found revised (a hint).
+        own = [item for item in items if not item.later and item.slug not in superseded]
+        deferred = tuple(article_file(i.slug) for i in items if i.slug in superseded and not i.later)
         pages, scans, problems = _render(project, own, staging)
     # surrogatepass: a lone surrogate is a problem of the batch already, never published.
     joined_data = ",\n  ".join(fragment(d) for d in data).encode("utf-8", "surrogatepass")
@@ -125,6 +133,7 @@ def summarize(
         texts=Texts.write(spool, joined_data, entries, scans),
         pages=pages,
         proofs=tuple(item.proofs for item in items),
+        deferred=deferred,
         views=seen,
     )
 

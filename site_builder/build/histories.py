@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from site_builder.build.batch import Summary
+from site_builder.check.site_layout import article_file
 from site_builder.render.pages import Item
 from site_builder.render.revisions_json import fragment, numbered
 
@@ -97,27 +98,36 @@ class Histories:
 
     def whole(self, slug: str) -> list[Item]:
         """Every revision of ``slug``, oldest first, with its content and proofs (for its pages)."""
-        places = self.articles[slug]
-        read = self._read
-        items = []
-        for s, i in places:
-            if s not in read:
-                read[s] = self.summaries[s].data()
-            part = self.summaries[s]
-            content = str(read[s][i]["contentHtml"])
-            items.append(dataclasses.replace(part.items[i], content_html=content, proofs=part.proofs[i]))
-        return items
+        return [self.whole_at(place) for place in self.articles[slug]]
 
-    def latest_pages(self) -> Iterator[tuple[str, str]]:
-        """Each article's latest page path, and the batch whose pages held it until now (the
-        batch of its first revision, which rendered it alone, or of its latest)."""
-        for slug, places in self.articles.items():
-            path = f"articles/{slug}/index.html"
-            owner = next(
-                (self.summaries[s].name for s, _ in places if path in (self.summaries[s].pages or {})),
-                self.summaries[places[-1][0]].name,
-            )
-            yield path, owner
+    def whole_at(self, place: Place) -> Item:
+        """The revision at ``place`` with its content and proofs."""
+        s, i = place
+        if s not in self._read:
+            self._read[s] = self.summaries[s].data()
+        part = self.summaries[s]
+        content = str(self._read[s][i]["contentHtml"])
+        return dataclasses.replace(part.items[i], content_html=content, proofs=part.proofs[i])
+
+    def unrendered(self) -> list[Place]:
+        """Articles with one revision whose page no worker rendered: the last build found them
+        revised (:attr:`Summary.deferred`), and now they are not."""
+        rendered = {path for part in self.summaries for path in part.pages or {}}
+        return [
+            (s, i)
+            for s, part in enumerate(self.summaries)
+            for i, item in enumerate(part.items)
+            if item.slug not in self.articles and article_file(item.slug) not in rendered
+        ]
+
+    def owners(self) -> Iterator[tuple[str, str]]:
+        """Each page the kernel renders at an article's URL, and the batch whose search shard
+        holds it: the batch of the article's first revision."""
+        for places in self.articles.values():
+            s, i = places[0]
+            yield article_file(self.summaries[s].items[i].slug), self.summaries[s].name
+        for s, i in self.unrendered():
+            yield article_file(self.summaries[s].items[i].slug), self.summaries[s].name
 
     def _item(self, place: Place) -> Item:
         s, i = place

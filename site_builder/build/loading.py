@@ -83,7 +83,8 @@ def _teller(hooks: Hooks | None) -> Callable[[Path, Loaded], None]:
     """Tell the build's listener of a batch summarized (and its pages staged)."""
 
     def tell(_path: Path, result: Loaded) -> None:
-        if hooks is not None and result.summary is not None:
+        # A batch whose pages the kernel finishes is heard of once it has (build.sitewide).
+        if hooks is not None and result.summary is not None and not result.summary.deferred:
             hooks.arrived(result.summary.name, result.summary.pages or {})
 
     return tell

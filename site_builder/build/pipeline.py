@@ -174,6 +174,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
         staging=stage.folder,
         keep=plan.reuse is not None,
         schedule=plan.schedule,
+        superseded=plan.reuse.superseded() if plan.reuse is not None else frozenset(),
     )
     batches = load_batches(job, plan.inputs.keys, plan.reuse, jobs, hooks)
     return judge(plan.project, batches, run=True, schedule=plan.schedule)
@@ -188,6 +189,8 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     run.report("indexing for search, checking links")
     for batch, rewritten in staged.amended.items():
         run.indexing.amend(batch, rewritten)
+    for batch, everything in staged.late.items():
+        run.indexing.arrived(batch, everything)
     run.indexing.everything({p: sha for p, sha in staged.hashes.items() if p.endswith(".html")})
     links = check_links(run.plan, run.stage, staged, keep=run.plan.reuse is not None)  # 7.
     index = run.indexing.finish()  # 8.
@@ -210,6 +213,7 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
             judged.batches,
             index,
             staged.covers,
+            staged.superseded,
         )
         run.plan.reuse.remember(memory)
     pages, files, record = written.record.pages, len(written.record.files), written.record

@@ -50,6 +50,9 @@ class Memory:
     index: Index
     covers: Mapping[str, Path | None] = dataclasses.field(default_factory=dict)
     """Every cover drawing the site uses → the PNG this build drew (None: kept already)."""
+    superseded: frozenset[str] = frozenset()
+    """The slugs of the articles with a later revision: the next build's workers leave their
+    pages to the kernel (:meth:`Reuse.superseded`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +155,13 @@ class Reuse:
         found = self.store.get("outputs", self._record + ".links") if live is not None else None
         return found if isinstance(found, Links) and live is not None and found.site == live.site else None
 
+    def superseded(self) -> frozenset[str]:
+        """The slugs the last build found revised by a later revision: a worker does not render
+        their first revision's page, which the kernel renders with the article's history (a
+        hint only: whatever a worker leaves, the kernel renders)."""
+        found = self.store.get("outputs", self._record + ".superseded")
+        return found if isinstance(found, frozenset) else frozenset()
+
     def remember(self, memory: Memory) -> None:
         """Keep what this build learned, and drop what no build will use again."""
         self._keep_batches(memory.summaries)
@@ -172,6 +182,7 @@ class Reuse:
             self.store.drop("outputs", self._record + ".spare")
         self.store.put("outputs", self._record, memory.written)
         self.store.put("outputs", self._record + ".links", memory.links)
+        self.store.put("outputs", self._record + ".superseded", memory.superseded)
         # One spare site per cache: serve's temporary outputs must not pile up old sites.
         self.store.keep_only("spare", {self._record} if memory.spare_kept else set())
         self.store.put("inputs", "batches", memory.inputs.stamps)

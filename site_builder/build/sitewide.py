@@ -30,7 +30,7 @@ from site_builder.check.linkcheck import scan_page
 from site_builder.errors import Problem
 from site_builder.render.feeds import site_date
 from site_builder.render.history_pages import render_history
-from site_builder.render.pages import environment
+from site_builder.render.pages import environment, render_articles
 from site_builder.render.site_files import Lists, fixed_files, render_list_files
 from site_builder.render.template_errors import template_problem
 from site_builder.settings import Settings
@@ -59,6 +59,11 @@ class Staged:
     amended: dict[str, dict[str, str]] = field(default_factory=dict)
     """Batch name → pages of its search shard rewritten here (an article's latest revision,
     which its batch had rendered alone): the shard is indexed again with them."""
+    late: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Batch name → all its pages, for a batch that left some to the kernel: its search shard
+    hears of it only now."""
+    superseded: frozenset[str] = frozenset()
+    """The slugs of the articles with a later revision (for the next build's workers)."""
 
     @property
     def pages(self) -> dict[str, str]:
@@ -101,8 +106,22 @@ def stage_rest(
     fresh = (key, lists) if kept is None and plan.reuse is not None else None
     scanned = Scans(summaries, lists.scans | history.scans)  # read from the batches' files as needed
     files = frozenset(hashes.keys() | assets)
-    amended = {owner: {path: hashes[path]} for path, owner in histories.latest_pages()}
-    return Staged((), hashes, files, scanned, copying, fresh, covers.remembered, amended)
+    late, amended = _shard_pages(summaries, histories, hashes)
+    superseded = frozenset(histories.articles)
+    return Staged((), hashes, files, scanned, copying, fresh, covers.remembered, amended, late, superseded)
+
+
+def _shard_pages(
+    summaries: Sequence[Summary], histories: Histories, hashes: dict[str, str]
+) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+    """The pages rendered here, by the batch whose search shard holds them: whole for a batch
+    that left them to the kernel (it has not been heard of yet), else what they replaced."""
+    deferred = {part.name: part for part in summaries if part.deferred}
+    late = {name: dict(part.pages or {}) for name, part in deferred.items()}
+    amended: dict[str, dict[str, str]] = {}
+    for path, owner in histories.owners():
+        (late[owner] if owner in late else amended.setdefault(owner, {}))[path] = hashes[path]
+    return late, amended
 
 
 def _history_files(
@@ -115,6 +134,9 @@ def _history_files(
     try:
         for slug in histories.articles:
             texts |= render_history(env, settings, histories.whole(slug), categories)
+        texts |= render_articles(
+            env, settings, [histories.whole_at(place) for place in histories.unrendered()]
+        )
     except jinja2.TemplateError as exc:
         return template_problem(root, exc)
     files = {path: text.encode("utf-8") for path, text in texts.items()}

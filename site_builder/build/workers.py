@@ -61,6 +61,8 @@ class Job:
     takes both over once the build has succeeded (:meth:`Reuse.remember`)."""
     schedule: Schedule | None = None
     """What is published (drafts, scheduled revisions); None: every revision, unmarked (``verify``)."""
+    superseded: frozenset[str] = frozenset()
+    """Slugs whose first revision's page the kernel renders (:meth:`Reuse.superseded`)."""
 
 
 class Workers:
@@ -149,7 +151,8 @@ def load_one(path: Path, key: str, job: Job) -> Loaded:
     if batch is None:
         return Loaded(None, problem)
     outcomes = _run(batch, job) if job.run else None
-    summary = summarize(job.project, batch, outcomes, job.staging, job.spool / f"{key}.text", job.schedule)
+    spool = job.spool / f"{key}.text"
+    summary = summarize(job.project, batch, outcomes, job.staging, spool, job.schedule, job.superseded)
     forget(batch)  # the summary is all that is needed of it now
     if job.keep and problem is None and summary.clean:  # pickled here, in parallel, not in the main process
         (job.spool / f"{key}.summary").write_bytes(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))

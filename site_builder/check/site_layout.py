@@ -29,6 +29,11 @@ def article_url(slug: str) -> str:
     return f"/articles/{slug}/"
 
 
+def article_file(slug: str) -> str:
+    """The output path of an article page."""
+    return f"articles/{slug}/index.html"
+
+
 def revision_url(slug: str, number: int) -> str:
     """Site-relative URL of an earlier revision's own page (the latest is at :func:`article_url`)."""
     return f"/articles/{slug}/revisions/{number}/"

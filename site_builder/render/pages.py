@@ -16,7 +16,7 @@ import jinja2
 from markupsafe import Markup
 
 from site_builder.check.page_ids import RESERVED_IDS
-from site_builder.check.site_layout import article_url, category_slug, category_url, under
+from site_builder.check.site_layout import article_file, article_url, category_slug, category_url, under
 from site_builder.language.labels import Chrome
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
@@ -168,7 +168,7 @@ def home_order(settings: Settings, items: Sequence[Item]) -> list[Item]:
 def render_articles(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
     """The article pages of ``items``: each depends on its own revision only."""
     chrome = Chrome(settings.labels)
-    return {f"articles/{item.slug}/index.html": _article(env, settings, item, chrome) for item in items}
+    return {article_file(item.slug): _article(env, settings, item, chrome) for item in items}
 
 
 def render_lists(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
