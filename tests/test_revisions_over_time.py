@@ -443,3 +443,15 @@ def test_a_category_only_an_earlier_revision_had_is_shown_unlinked(
     assert [(p["line"], p["rule"]) for p in json.loads(result.out)] == [
         (_line(linking, "[more]"), "url-target")
     ]
+
+
+def test_a_link_to_the_history_needs_an_article_with_one(make_site: MakeSite, run_cli: RunCli) -> None:
+    linking = OTHER.replace("EDIT.", f"[history](/articles/{SLUG}/#history).")
+    site = make_site({**FILES, "articles/d_other.py": linking})
+    assert run_cli(["validate", "--root", str(site)]).code == 0
+    build(run_cli, site)
+    alone = make_site({"articles/a_2020.py": FIRST, "articles/d_other.py": linking}, name="alone")
+    result = run_cli(["validate", "--root", str(alone), "--format", "json"])
+    assert [(p["path"], p["line"], p["rule"]) for p in json.loads(result.out)] == [
+        ("articles/d_other.py", _line(linking, "[history]"), "fragment")
+    ]

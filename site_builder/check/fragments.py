@@ -20,7 +20,7 @@ from urllib.parse import unquote, urlsplit
 from site_builder.authoring.model import CallSite
 from site_builder.check.linkcheck import ids_of
 from site_builder.check.load import relative_to_root
-from site_builder.check.page_ids import RESERVED_IDS, fixture_anchors, heading_anchors
+from site_builder.check.page_ids import HISTORY_IDS, RESERVED_IDS, fixture_anchors, heading_anchors
 from site_builder.check.site_layout import article_url
 from site_builder.check.templates import Templates, page_template, template_problems
 from site_builder.errors import Problem
@@ -100,7 +100,8 @@ def _page_ids(
     if page_template(page) != "article.html":
         return ids, sorted(ids)
     own = set(articles.get(page, ()))
-    return ids | RESERVED_IDS | own, sorted(own)
+    # The article template writes the history's ids only on the page of an article that has one.
+    return (ids - HISTORY_IDS) | (RESERVED_IDS - HISTORY_IDS) | own, sorted(own - HISTORY_IDS)
 
 
 def page_problems(

@@ -22,6 +22,8 @@ RESERVED_IDS = frozenset(
 """Ids the package's article page writes itself (``base.html``, ``article.html``):
 headings never take them, and a ``#fragment`` link may name them. A template that
 gains an id adds it here."""
+HISTORY_IDS = frozenset({"history", "history-heading"})
+"""Of those, the ids only the page of an article with more than one revision has (its history)."""
 
 H2 = re.compile(r"<h2>(.*?)</h2>", re.DOTALL)
 """A plain ``<h2>``, the kind that gets an id; one written with attributes keeps its own."""

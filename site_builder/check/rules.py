@@ -22,6 +22,7 @@ from site_builder.check.fragments import FragmentLink, content_ids, fragment_lin
 from site_builder.check.history import Step, history_findings, label_findings
 from site_builder.check.images import image_problems, shown_images
 from site_builder.check.load import Batch, fixture_id, relative_to_root
+from site_builder.check.page_ids import HISTORY_IDS
 from site_builder.check.revision_fields import revision_findings
 from site_builder.check.schedule import Timing
 from site_builder.check.site_layout import article_url, page_urls, resolves
@@ -152,15 +153,27 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
     problems.extend(nav_problems(settings, first_slug))
     steps = [step for part in parts for step in part.steps]
-    found = history_findings(steps, lambda site: _place(root, site))
-    found += label_findings(steps, settings.language, settings.labels)
-    for at, subject, rule, message in found:
-        problems.append(_problem(root, at, subject, rule, message))
+    problems.extend(_history_problems(root, settings, steps))
     problems.extend(spelling_problems(root, (use for part in parts for use in part.spellings)))
     problems.extend(image_problems(root, settings, (image for part in parts for image in part.images)))
-    articles = {page: ids for part in parts for page, ids in part.ids}
     links = [link for part in parts for link in part.fragments]
-    return problems + page_problems(root, settings, links, articles, pages)
+    return problems + page_problems(root, settings, links, _page_ids(parts, steps), pages)
+
+
+def _history_problems(root: Path, settings: Settings, steps: Sequence[Step]) -> list[Problem]:
+    found = history_findings(steps, lambda site: _place(root, site))
+    found += label_findings(steps, settings.language, settings.labels)
+    return [_problem(root, at, subject, rule, message) for at, subject, rule, message in found]
+
+
+def _page_ids(parts: Sequence[Refs], steps: Sequence[Step]) -> dict[str, tuple[str, ...]]:
+    """Each article page's ids from its content (the latest revision's), and the ids of its
+    history when it has one."""
+    articles = {page: ids for part in parts for page, ids in part.ids}
+    for step in steps:
+        if step.later and (page := article_url(step.slug)) in articles:
+            articles[page] = (*articles[page], *HISTORY_IDS)
+    return articles
 
 
 def nav_problems(settings: Settings, slugs: Iterable[str]) -> list[Problem]:
