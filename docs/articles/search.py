@@ -1,11 +1,10 @@
 """Documentation: the search index that every build writes with Pagefind, and its shards."""
 
-import gzip
 import json
 import re
 from pathlib import Path
 
-from _pages_kit import edit, files_by_hash, page
+from _pages_kit import edit, files_by_hash, indexed_pages, page
 from _tool import SETTINGS, article, run, site
 
 from site_builder import Source, fixture, heading, paragraph, revision, unordered_list, verified_output
@@ -15,19 +14,6 @@ NAV = """
 section = "Start here"
 pages = [["alpha", "Alpha page"], ["beta", "Beta page"]]
 """
-
-SIGNATURE = b"pagefind_dcd"
-"""What a Pagefind fragment starts with once decompressed; JSON follows."""
-
-
-def _fragments(bundle: Path) -> dict[str, dict]:
-    """The pages a Pagefind bundle indexed: URL → the record Pagefind keeps of it."""
-    found = {}
-    for path in sorted((bundle / "fragment").glob("*.pf_fragment")):
-        data = gzip.decompress(path.read_bytes())
-        record = json.loads(data[len(SIGNATURE) :] if data.startswith(SIGNATURE) else data)
-        found[record["url"]] = record
-    return found
 
 
 def _bundles(build: Path) -> list[str]:
@@ -48,7 +34,7 @@ def search_bundle() -> dict:
     build = root / "build"
     linked = sorted(set(re.findall(r'(?:href|src)="/(pagefind/[^"]+)"', page(root, "index.html"))))
     html = [p for p in build.rglob("*.html") if "pagefind" not in p.relative_to(build).parts]
-    indexed = _fragments(build / "pagefind")
+    indexed = indexed_pages(build / "pagefind")
     return {
         "htmlPages": len(html),
         "indexedPages": sorted(indexed),
@@ -70,7 +56,7 @@ def what_is_indexed() -> dict:
     root = site(files, SETTINGS + NAV)
     ran = run(root, "build")
     shown = page(root, "articles/alpha/index.html")
-    record = _fragments(root / "build" / "pagefind")["/articles/alpha/"]
+    record = indexed_pages(root / "build" / "pagefind")["/articles/alpha/"]
     chrome = [
         "Alpha page",
         "Published",
@@ -103,12 +89,12 @@ def shards() -> dict:
     first = run(root, "build")
     build = root / "build"
     bundles = _bundles(build)
-    holder = [b for b in bundles if "/articles/page-07/" in _fragments(_folder(build, b))]
+    holder = [b for b in bundles if "/articles/page-07/" in indexed_pages(_folder(build, b))]
     before = {b: files_by_hash(_folder(build, b)) for b in bundles}
     edit(root / "articles/batch_07.py", "This article exists", "This edited article exists")
     second = run(root, "build")
     after = {b: files_by_hash(_folder(build, b)) for b in bundles}
-    pages = {b: len(_fragments(_folder(build, b))) for b in bundles}
+    pages = {b: len(indexed_pages(_folder(build, b))) for b in bundles}
     return {
         "shardsForBatches": counts,
         "site": {"batches": len(files), "bundles": bundles, "pagesPerBundle": pages},
