@@ -900,8 +900,11 @@ rules = revision(
                 'the ids written in trusted HTML: `Markup(\'<p id="kept">…</p>\')`, and `<a name="…">`;',
                 "the ids the page's template writes: `main`, `search`, `toc-heading`, "
                 "`verified-heading` and `fixtures` (and `fixture-NAME` for each fixture in the box "
-                "at the top), which no heading takes (a heading *Main* gets `main-2`) — and, on "
-                "a site with templates of its own, every id they write literally "
+                "at the top), which no heading takes (a heading *Main* gets `main-2`); `history` "
+                "and `history-heading`, the section listing the revisions of an article that has "
+                "more than one ([Correcting an article](/articles/revisions-over-time/)), which no "
+                "heading takes either — and, on a site with templates of its own, every id they "
+                "write literally "
                 '(`<section id="comments">`).',
             ]
         ),
