@@ -523,8 +523,9 @@ history_page = revision(
         code_block(THIRD, language="python"),
         heading("What readers get"),
         paragraph(
-            "`build` counts revisions, so this site of one article has three; besides the home "
-            "page, the category pages, the 404 page and the feed, the article has five pages:"
+            "`build` counts revisions, so this site of one article has three, and nine pages: the "
+            "home page, the list of categories, the category's page, the 404 page, and five pages "
+            "of the article:"
         ),
         verified_output(
             three_revisions,
@@ -548,8 +549,8 @@ history_page = revision(
                 "to its page and one to what it changed.",
                 "**`articles/SLUG/revisions/N/`** keeps each earlier revision as it was, with its "
                 "own fixtures' marks, under a notice that it is not the latest and a link to it. "
-                "Its canonical URL is the article's, so search engines treat it as a copy of the "
-                "article rather than a page of its own.",
+                "Its canonical URL is the article's, which tells search engines to show the "
+                "article rather than this copy.",
                 "**`articles/SLUG/diff/N/`** shows what revision N changed in revision N − 1: "
                 "the text of revision N with the words it added in `<ins>` and the words it "
                 "removed in `<del>`, in paragraphs, headings, lists, tables and code alike.",
@@ -635,7 +636,7 @@ history_page = revision(
         paragraph(
             "The diff is made from the two revisions' HTML, so what it marks is exactly what a "
             "reader would see change; a paragraph, list item or table row added or removed whole "
-            "is marked whole, and inside a code block every line keeps its place. The counts are "
+            "is marked whole, and inside a code block every space counts. The counts are "
             "of words inside the marks — the new source counts too."
         ),
         heading("Lists, the feed, the sitemap and search"),
@@ -643,7 +644,7 @@ history_page = revision(
             "Everywhere else the article is one entry, the latest revision, dated by it: one card "
             "on the home page and its category's page (sorted by the latest date, marked "
             "*Updated*), one entry in the Atom feed whose `published` is the first revision's date "
-            "and `updated` the latest's, so feed readers show the article again as updated, and "
+            "and `updated` the latest's, so a feed reader can show it as updated, and "
             "one URL in the sitemap with the latest date as `lastmod`. The revision and diff pages "
             "are not in the sitemap, and the search index holds the latest revision only, at the "
             "article's URL — a search never leads to text the site has since corrected:"
