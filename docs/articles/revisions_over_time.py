@@ -863,9 +863,10 @@ history_page = revision(
             "`compared`. English, Russian and Korean have them. A language a site adds with a "
             "labels table ([Languages](/articles/languages/#adding-a-language-a-labels-table)) may "
             "leave them out until an article in that language has a later revision; then they "
-            "are a `labels` problem at the `changes=` line of that revision. Here the article above "
-            'is in German (`lang="de"`, its first two batches), on a site whose German table '
-            "gives every label but those ten — then every label:"
+            "are a `labels` problem at the `changes=` line of that revision. Here the first two "
+            'batches of the article above, given `lang="de"`, are validated three times: revision '
+            "1 alone on a site whose German table gives every label but those ten, both revisions "
+            "on that site, and both on a site whose table gives every label:"
         ),
         verified_output(
             history_words,
@@ -888,9 +889,10 @@ history_page = revision(
                 "changed, when, and why, and can read both texts. An article edited in place "
                 "would say something else under the same date, and a correction would look "
                 "like what the article had always said.",
-                "**The old text stays checked.** Every revision's fixtures still run in every "
-                "build, so the earlier text remains what it was on its date: backed by the "
-                "code it showed, or visibly failing if that code no longer runs.",
+                "**The old text stays checked.** An earlier revision is a batch like any other: "
+                "its fixtures run and its outputs are compared with what they return, so what "
+                "the article said on its date stays backed by the code it showed — and if an "
+                "upgrade breaks that code, the build says so.",
                 "**The repository's history is not the reader's.** Git keeps every edit, but "
                 "readers see pages, feeds and search results. The history section, the diff "
                 "pages and the feed's `updated` date put the record where they look.",
@@ -903,8 +905,9 @@ history_page = revision(
             ]
         ),
         paragraph(
-            "The cost is a new batch module for each correction, and an article whose earlier "
-            "batch is read again on each build ([Incremental "
+            "The cost is a new batch module for each correction, and some build time: the batch "
+            "that first published a corrected article is loaded again on every build that has "
+            "anything to do ([Incremental "
             "builds](/articles/incremental-builds/#an-article-revised-by-a-later-batch) says why)."
         ),
     ],
