@@ -286,8 +286,8 @@ search_page = revision(
             "has since corrected — and neither are the history section and the notice of an "
             "earlier revision, which are marked `data-pagefind-ignore` like the byline. A fixture "
             "builds twelve one-article batches dated 2026-11-02, then adds a batch that corrects "
-            "`page-03` on 2026-11-20 and builds again: the article's pages, the URLs of them the "
-            "index holds, the text it holds, and the bundles indexed again (see shards, below):"
+            "`page-03` on 2026-11-20 and builds again: the article's pages, which of them the "
+            "index holds, with what text, and the bundles indexed again (see shards, below):"
         ),
         verified_output(
             corrected_article,
