@@ -178,6 +178,14 @@ CASES = [
         id="ids-dropped-only-ids",
     ),
     pytest.param(
+        "<pre><code>x = 1</code></pre>\n<pre><code>x = 1</code></pre>\n<p>retry </p>",
+        "<pre><code>y = x + 1</code></pre>\n<p> retry </p>",
+        "<pre><code><del>x = </del><ins>y = x + </ins>1</code></pre>\n"
+        '<del class="diff-block"><pre><code>x = 1</code></pre></del>\n\n<p><ins> </ins>retry </p>',
+        (2, 3, 3),
+        id="line-breaks-between-blocks-never-marked",
+    ),
+    pytest.param(
         "<p>Same.</p>",
         "<p>Same.</p>",
         "<p>Same.</p>",
@@ -374,6 +382,12 @@ def test_each_side_of_the_marks_is_that_revision(pair: tuple[str, str]) -> None:
     diff = diff_revisions(old, new)
     check_nesting(diff.html)
     assert_sides(old, new, diff)
+    top_marks = [c for c in parse(diff.html).children if isinstance(c, Element) and c.tag in ("ins", "del")]
+    assert not any(blank(mark) for mark in top_marks), "a mark around the spaces between blocks"
+
+
+def blank(mark: Element) -> bool:
+    return all(isinstance(c, str) and not c.strip() for c in mark.children)
 
 
 @settings(max_examples=100, deadline=None)

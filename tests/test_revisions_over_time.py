@@ -365,3 +365,35 @@ def test_a_language_the_site_adds_needs_the_history_words_once_it_revises(
 def _count_toml(key: str, forms: object) -> str:
     assert isinstance(forms, dict)
     return f"{key} = {{ " + ", ".join(f"{form} = {json.dumps(text)}" for form, text in forms.items()) + " }"
+
+
+def test_each_revision_is_checked_against_its_own_batchs_fixture(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
+    """Revision 1 prints 41 from its fixture, revision 2 prints 42 from its own: printing the
+    first's number in the second is a drift at the second's line, whatever the first says."""
+    stale = SECOND.replace('expected={"value": 42}', 'expected={"value": 41}')
+    assert stale != SECOND
+    site = _broken(make_site, stale)
+    result = run_cli(["validate", "--root", str(site), "--format", "json"])
+    problems = [(p["path"], p["line"], p["rule"]) for p in json.loads(result.out)]
+    assert problems == [("articles/b_2021.py", _line(stale, "verified_output("), "verified-drift")]
+
+
+def test_a_category_only_an_earlier_revision_had_is_shown_unlinked(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
+    moved = THIRD.replace('categories=["Notes"]', 'categories=["Other"]')
+    out = build(run_cli, make_site({**FILES, "articles/c_2022.py": moved}))
+    assert not (out / "categories/notes").exists() and (out / "categories/other/index.html").is_file()
+    tags = page(out, "revision 1").select_one(".tags")
+    assert [(t.name, t.get("href")) for t in tags.select(".tag")] == [("span", None)]
+    assert [(t.name, t.get("href")) for t in page(out, "latest").select(".tags .tag")] == [
+        ("a", "/categories/other/")
+    ]
+    linking = SECOND.replace("note & more.", "note & [more](/categories/notes/).")
+    site = make_site({**FILES, "articles/b_2021.py": linking, "articles/c_2022.py": moved}, name="linking")
+    result = run_cli(["validate", "--root", str(site), "--format", "json"])
+    assert [(p["line"], p["rule"]) for p in json.loads(result.out)] == [
+        (_line(linking, "[more]"), "url-target")
+    ]

@@ -14,6 +14,7 @@ several batches at once.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -25,7 +26,7 @@ Place = tuple[int, int]
 """(index of a summary in site order, index of an item in it)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Histories:
     """The articles of a site that have a later revision among those it publishes."""
 
@@ -48,18 +49,28 @@ class Histories:
         }
         return cls(tuple(summaries), articles)
 
-    def number(self) -> dict[Place, int]:
+    @functools.cached_property
+    def numbers(self) -> dict[Place, int]:
         """Each revision of an article with a history → its number."""
         return {place: n for places in self.articles.values() for n, place in enumerate(places, 1)}
 
     def involves(self, index: int) -> bool:
         """Whether the summary at ``index`` holds a revision of an article with a history."""
-        return any(s == index for places in self.articles.values() for s, _ in places)
+        return index in self._involved
+
+    @functools.cached_property
+    def _read(self) -> dict[int, list[dict[str, object]]]:
+        """The ``revisions`` JSON objects of the summaries read so far, by index."""
+        return {}
+
+    @functools.cached_property
+    def _involved(self) -> frozenset[int]:
+        return frozenset(s for places in self.articles.values() for s, _ in places)
 
     def data(self, index: int) -> list[dict[str, object]]:
         """The ``revisions`` JSON objects of the summary at ``index``, each numbered."""
-        numbers = self.number()
-        data = self.summaries[index].data()
+        numbers = self.numbers
+        data = self._read.get(index) or self.summaries[index].data()
         return [numbered(d, numbers[(index, i)]) if (index, i) in numbers else d for i, d in enumerate(data)]
 
     def fragment(self, index: int) -> bytes:
@@ -87,7 +98,7 @@ class Histories:
     def whole(self, slug: str) -> list[Item]:
         """Every revision of ``slug``, oldest first, with its content and proofs (for its pages)."""
         places = self.articles[slug]
-        read: dict[int, list[dict[str, object]]] = {}
+        read = self._read
         items = []
         for s, i in places:
             if s not in read:

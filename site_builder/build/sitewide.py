@@ -80,7 +80,8 @@ def stage_rest(
     lists = kept or render_list_files(project.root, project.settings, items, today=date)
     if isinstance(lists, Problem):
         return Staged((lists,))
-    history = _history_files(project.root, project.settings, histories)
+    listed_categories = {link.url for item in items for link in item.categories}
+    history = _history_files(project.root, project.settings, histories, listed_categories)
     if isinstance(history, Problem):
         return Staged((history,))
     hashes = {p: sha for part in summaries for p, sha in (part.pages or {}).items()}
@@ -104,13 +105,16 @@ def stage_rest(
     return Staged((), hashes, files, scanned, copying, fresh, covers.remembered, amended)
 
 
-def _history_files(root: Path, settings: Settings, histories: Histories) -> Lists | Problem:
-    """The pages of the articles with a history (:mod:`.histories`), or the template's problem."""
+def _history_files(
+    root: Path, settings: Settings, histories: Histories, categories: set[str]
+) -> Lists | Problem:
+    """The pages of the articles with a history (:mod:`.histories`), or the template's problem
+    (``categories``: the URLs of the category pages the site has)."""
     env = environment(root)
     texts: dict[str, str] = {}
     try:
         for slug in histories.articles:
-            texts |= render_history(env, settings, histories.whole(slug))
+            texts |= render_history(env, settings, histories.whole(slug), categories)
     except jinja2.TemplateError as exc:
         return template_problem(root, exc)
     files = {path: text.encode("utf-8") for path, text in texts.items()}

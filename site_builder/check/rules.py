@@ -131,7 +131,7 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
     """The rules that need every batch: unique slugs, links to pages and to ``#fragment``s,
     fixtures that exist, and the literal links of the site's own templates."""
     problems = []
-    pages = page_urls((s for p in parts for s, _ in p.slugs), (c for p in parts for c in p.categories))
+    pages = page_urls((s for p in parts for s, _ in p.slugs), _listed_categories(parts))
     known = {fid for part in parts for fid, _ in part.fixtures}
     assets = root / settings.assets_dir
     first_slug: dict[str, CallSite] = {}
@@ -200,6 +200,17 @@ def _urls(rev: Revision) -> Iterator[tuple[CallSite, str]]:
         if isinstance(source.url, str) and source.url.strip():
             yield source.site, source.url
     yield from ((rev.at("changes"), url) for url in rev.changes_urls)
+
+
+def _listed_categories(parts: Sequence[Refs]) -> set[str]:
+    """The categories that get a page: those of each article's latest revision (an earlier
+    revision's page shows a category it alone had, unlinked)."""
+    latest: dict[str, tuple[str, ...]] = {}
+    for part in parts:
+        for (slug, _), timing in zip(part.slugs, part.timings, strict=True):
+            if not timing.draft or slug not in latest:  # a draft revision is not published
+                latest[slug] = timing.categories
+    return {category for categories in latest.values() for category in categories}
 
 
 def _place(root: Path, site: CallSite) -> str:

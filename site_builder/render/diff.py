@@ -201,8 +201,9 @@ def _unpaired(old: Sequence[Atom], new: Sequence[Atom], place: _Place, out: _Out
         return
     if place.top:
         out.blocks += sum(_block_count(side) for side in (old, new))
-    _marked(old, "del", place, out)
-    _marked(new, "ins", place, out)
+    spaces_between_blocks = not place.pre and _has_block([*old, *new])
+    _marked(old, "del", place, out, spaces_between_blocks)
+    _marked(new, "ins", place, out, spaces_between_blocks)
 
 
 def _block_count(atoms: Sequence[Atom]) -> int:
@@ -210,13 +211,17 @@ def _block_count(atoms: Sequence[Atom]) -> int:
     return sum(isinstance(a, Node) for a in atoms) + texts
 
 
-def _marked(atoms: Sequence[Atom], kind: str, place: _Place, out: _Out) -> None:
-    """Atoms only one side has: whole blocks marked one by one, inline runs together."""
+def _has_block(atoms: Sequence[Atom]) -> bool:
+    return any(isinstance(a, Node) and _BLOCK.fullmatch(a.name) for a in atoms)
+
+
+def _marked(atoms: Sequence[Atom], kind: str, place: _Place, out: _Out, between_blocks: bool) -> None:
+    """Atoms only one side has: whole blocks marked one by one, inline runs together; spaces
+    between blocks are not marked."""
     if not place.wrap:
         for atom in atoms:
             _flagged(atom, kind, place, out)
         return
-    between_blocks = not place.pre and any(isinstance(a, Node) and _BLOCK.fullmatch(a.name) for a in atoms)
     run: list[Atom] = []
     for atom in atoms:
         if isinstance(atom, Node) and _BLOCK.fullmatch(atom.name):
@@ -247,7 +252,8 @@ def _flagged(atom: Atom, kind: str, place: _Place, out: _Out) -> None:
     out.keep(f'{atom.start[:cut]} data-diff="{kind}"{atom.start[cut:]}')
     if atom.name not in VOID and atom.start[-2:] != "/>":
         inner = place.inside(atom.name)
-        _marked([c.html if not c.name else c for c in atom.children], kind, inner, out)
+        children = [c.html if not c.name else c for c in atom.children]
+        _marked(children, kind, inner, out, not inner.pre and _has_block(children))
         out.keep(f"</{atom.name}>")
 
 

@@ -23,7 +23,8 @@ _LONG = 500
 
 def pair_elements(old: Sequence[Atom], new: Sequence[Atom], parent: str, pre: bool) -> list[tuple[int, int]]:
     """Indices of the old and new elements to diff inside, in order: cells by column while a row
-    keeps its width and kind of cells, code always, other elements when similar enough."""
+    keeps its width and kind of cells; inside code, the first with the same start tag; a code block
+    that keeps half of its lines; other elements when at least half alike."""
     cells_old = [i for i, a in enumerate(old) if isinstance(a, Node)]
     cells_new = [j for j, b in enumerate(new) if isinstance(b, Node)]
     columns = list(zip(cells_old, cells_new, strict=False))

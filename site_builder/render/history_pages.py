@@ -5,7 +5,8 @@ own URL, and one page per later revision showing what it changed, word by word.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import jinja2
@@ -15,7 +16,7 @@ from site_builder.check.site_layout import article_url, diff_url
 from site_builder.language.labels import Chrome
 from site_builder.render.diff import diff_revisions
 from site_builder.render.history import History, Version, history_of
-from site_builder.render.pages import Item, article_page, render_page
+from site_builder.render.pages import CategoryLink, Item, article_page, render_page
 from site_builder.settings import Settings
 
 
@@ -40,13 +41,18 @@ def article_history(items: Sequence[Item]) -> History:
     return history_of(first.slug, [(item.date, item.changes if n else "") for n, item in enumerate(items)])
 
 
-def render_history(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
+def render_history(
+    env: jinja2.Environment, settings: Settings, items: Sequence[Item], categories: Collection[str]
+) -> dict[str, str]:
     """Every page of one article whose revisions are ``items`` (oldest first, whole: with
-    their content and proofs): output path → HTML."""
+    their content and proofs): output path → HTML. ``categories`` are the URLs of the site's
+    category pages: an earlier revision's category the site no longer has is shown unlinked."""
     chrome = Chrome(settings.labels)
     history = article_history(items)
     pages: dict[str, str] = {}
     for number, item in enumerate(items, 1):
+        if number < len(items):
+            item = _linked_where_listed(item, categories)
         shown = history.showing(number)
         pages[_path(shown.url)] = article_page(env, settings, item, chrome, shown)
         if number > 1:
@@ -79,6 +85,11 @@ def _diff_page(
     return render_page(
         env, "diff.html", settings, diff_url(new.slug, number), chrome, lang=new.lang, diff=compared
     )
+
+
+def _linked_where_listed(item: Item, categories: Collection[str]) -> Item:
+    links = tuple(c if c.url in categories else CategoryLink(c.name, "") for c in item.categories)
+    return item if links == item.categories else dataclasses.replace(item, categories=links)
 
 
 def _path(url: str) -> str:
