@@ -237,6 +237,32 @@ def three_revisions() -> dict:
     }
 
 
+@fixture
+def moved_category() -> dict:
+    """THREE with its third revision in the category Retries instead of Reliability: the category
+    pages, the tags of revision 1's page and of the latest; then a link to the old category's page."""
+    moved = THIRD.replace('categories=["Reliability"]', 'categories=["Retries"]')
+    root = site(THREE | {"articles/c_2026_11.py": moved})
+    ran = run(root, "build")
+    folder = root / "build" / "categories"
+    linking = SECOND.replace(
+        "Four retries wait", "[Reliability](/categories/reliability/): four retries wait"
+    )
+    checked = run(
+        site(THREE | {"articles/b_2025_05.py": linking, "articles/c_2026_11.py": moved}), "validate"
+    )
+    tags = r'<p class="tags"[^>]*>(.*?)</p>'
+    return {
+        "categoryPages": sorted(p.parent.name for p in folder.glob("*/index.html")),
+        "tags": {
+            "revision 1": _first(tags, page(root, f"{ARTICLE}revisions/1/index.html")),
+            "latest": _first(tags, page(root, f"{ARTICLE}index.html")),
+        },
+        "linkToTheOldCategory": checked.lines,
+        "checks": {"built": ran.code == 0, "linkRefused": checked.code == 1},
+    }
+
+
 HISTORY_KEYS = ("batch", "published", "revision", "revises", "changes", "revised")
 
 
@@ -686,6 +712,29 @@ history_page = revision(
                         "dateModified": "2024-03-04",
                     },
                 }
+            },
+        ),
+        paragraph(
+            "Categories follow the latest revision too. When a correction moves an article to "
+            "another category, the category only earlier revisions had gets no page (unless "
+            "another article is in it), their pages show it as plain text rather than a link, "
+            "and a link to that page from any article is a `url-target` problem, at the line "
+            "that writes it. The same site with its third revision in *Retries* instead of "
+            "*Reliability*, then with the second revision linking to `/categories/reliability/`:"
+        ),
+        verified_output(
+            moved_category,
+            expected={
+                "categoryPages": ["retries"],
+                "tags": {
+                    "revision 1": '<span class="tag">Reliability</span>',
+                    "latest": '<a class="tag" href="/categories/retries/">Retries</a>',
+                },
+                "linkToTheOldCategory": [
+                    "articles/b_2025_05.py:26: retry-waits: '/categories/reliability/' is neither a file "
+                    "under assets/ nor a page of the site",
+                    "1 problem found",
+                ],
             },
         ),
         heading("What importers get"),

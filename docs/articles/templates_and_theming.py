@@ -669,7 +669,7 @@ def theme_hooks() -> dict:
 @fixture
 def history_hooks() -> dict:
     """The selectors of the built stylesheet's rules for the history, the notice and the diff page,
-    and the colours of the marks in each mode."""
+    and the colours of the marks in light and dark mode."""
     root = site({"articles/demo.py": article()})
     ran = run(root, "build")
     css = page(root, "theme/style.css")
@@ -680,7 +680,12 @@ def history_hooks() -> dict:
     return {
         "selectors": selectors,
         "markColours": lines_with(css, "--ins-bg:"),
-        "checks": {"built": ran.code == 0, "lightDarkAndPrint": len(lines_with(css, "--ins-bg:")) == 3},
+        "checks": {
+            "built": ran.code == 0,
+            "lightAndDark": len(lines_with(css, "--ins-bg:")) == 2,
+            "neverColourAlone": "text-decoration: underline" in css
+            and "text-decoration: line-through" in css,
+        },
     }
 
 
@@ -1306,12 +1311,13 @@ templates_page = revision(
         paragraph(
             "The pages of an article's history have theirs: `.history` is the section listing the "
             "revisions (`.diff-link` the link to what one changed), `.revision-notice` the dashed "
-            "box at the top of an earlier revision's page, and on a diff page `.diff` is the body, "
-            "whose `ins` and `del` get a green and a red background — from the properties "
-            "`--ins-bg` and `--del-bg`, darker in dark mode — besides their underline and "
-            "strike-through, so a change is still told apart without colour, and on paper, where "
-            "the backgrounds are white. `.diff-summary` is the line counting the words. The "
-            "selectors, and the lines that set the two colours:"
+            "box at the top of an earlier revision's page, and on a diff page `.diff` is the body. "
+            "There `ins` and `del`, and the items, rows and cells marked `data-diff`, get a green "
+            "and a red background — from the properties `--ins-bg` and `--del-bg`, darker in dark "
+            "mode — and never colour alone: added words are underlined, removed ones struck "
+            "through, and a block added or removed whole (`.diff-block`) has a rule down its side "
+            "instead, so a change is told apart without colour, in print too. `.diff-summary` is "
+            "the line counting the words. The selectors, and the lines that set the two colours:"
         ),
         verified_output(
             history_hooks,
@@ -1319,18 +1325,22 @@ templates_page = revision(
                 "selectors": [
                     ".history",
                     ".history h2",
+                    ".history ol",
                     ".history li",
                     ".diff-link",
                     ".revision-notice",
-                    ".diff ins, .diff del",
+                    '.diff ins, .diff [data-diff="ins"]',
+                    '.diff del, .diff [data-diff="del"]',
                     ".diff ins",
                     ".diff del",
+                    ".diff .diff-block",
+                    ".diff ins.diff-block",
+                    ".diff del.diff-block",
                     ".diff-summary",
                 ],
                 "markColours": [
                     ":root { --ins-bg: #d7f5dd; --del-bg: #fde2e1; }",
                     ":root { --ins-bg: #1f4d2b; --del-bg: #5c2424; }",
-                    ":root { --ins-bg: #fff; --del-bg: #fff; }",
                 ],
             },
         ),
@@ -1345,8 +1355,8 @@ templates_page = revision(
             "the class of each token on its first line (the spaces between them are left out: some "
             "Pygments versions wrap them in a `w` token of their own), the same line in "
             "`contentHtml`, and the media queries of the built stylesheet (the theme's — dark mode, "
-            "wide screens, print, then dark mode and print again for the colours of a diff — and "
-            "last the tokens' dark colours):"
+            "wide screens, print, then dark mode again for the colours of a diff — and last the "
+            "tokens' dark colours):"
         ),
         code_block(
             'code_block("def greet(name):\\n    return name.title()", language="python")', language="python"
@@ -1362,7 +1372,6 @@ templates_page = revision(
                     "@media screen and (min-width: 62rem) {",
                     "@media print {",
                     "@media screen and (prefers-color-scheme: dark) {",
-                    "@media print {",
                     "@media screen and (prefers-color-scheme: dark) {",
                 ],
             },
