@@ -1,14 +1,17 @@
 """More helpers for the documentation's fixtures, beside ``_tool``.
 
-Reading what a build wrote (a page's lines, a folder's files by content hash),
-running the tool from a folder without ``--root``, and leaving out of a message
-what changes from run to run (a temporary path, the seconds a build took).
+Reading what a build wrote (a page's lines, a folder's files by content hash, the
+pages a search bundle indexed), running the tool from a folder without ``--root``,
+and leaving out of a message what changes from run to run (a temporary path, the
+seconds a build took).
 Nothing here is shown to readers.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -60,3 +63,18 @@ def edit(path: Path, old: str, new: str) -> None:
     if old not in text:
         raise ValueError(f"{old!r} is not in {path.name}")
     path.write_text(text.replace(old, new), "utf-8")
+
+
+_PAGEFIND_SIGNATURE = b"pagefind_dcd"
+"""What a Pagefind fragment starts with once decompressed; JSON follows."""
+
+
+def indexed_pages(bundle: Path) -> dict[str, dict]:
+    """The pages a Pagefind bundle indexed: URL → the record Pagefind keeps of it."""
+    found = {}
+    for path in sorted((bundle / "fragment").glob("*.pf_fragment")):
+        data = gzip.decompress(path.read_bytes())
+        text = data[len(_PAGEFIND_SIGNATURE) :] if data.startswith(_PAGEFIND_SIGNATURE) else data
+        record = json.loads(text)
+        found[record["url"]] = record
+    return found

@@ -532,12 +532,13 @@ commands = revision(
                 },
                 "revisions": {
                     "usage": "usage: site-builder revisions [-h] [--root DIR] [--slug S] [--indent N] "
-                    "[--no-cache] [--drafts] [--future]",
+                    "[--latest] [--no-cache] [--drafts] [--future]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
                         "--slug S": "only this slug (repeatable)",
                         "--indent N": "indent (0: one line; default 2)",
+                        "--latest": "only the latest revision of each article",
                         "--no-cache": NO_CACHE["revisions"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
@@ -756,7 +757,10 @@ commands = revision(
             "its published revisions as a JSON array in site order (batch modules by file name, then "
             "the order of each `revisions` list) — the format importers read. `--slug S` "
             "keeps only that slug and may be repeated; `--indent N` sets the indentation "
-            "(default 2; 0 puts the whole array on one line). When the site has a problem "
+            "(default 2; 0 puts the whole array on one line). An article corrected by later "
+            "revisions appears once per revision, each numbered; `--latest` keeps only the latest "
+            "revision of each article ([Correcting an article](/articles/revisions-over-time/)). "
+            "When the site has a problem "
             "it prints only the problems, on stderr, and no JSON. A slug the site does not "
             "have is a mistake of the command line (exit 2), with a suggestion when a slug "
             "of the site is close to it."
@@ -793,6 +797,10 @@ commands = revision(
                             ],
                             "fixtures": [],
                             "draft": False,
+                            "revision": 1,
+                            "revises": None,
+                            "changes": None,
+                            "revised": None,
                         }
                     ],
                 },

@@ -185,6 +185,50 @@ def same_as_clean() -> dict:
     }
 
 
+CORRECTION = """\
+from site_builder import Source, paragraph, revision
+
+revisions = [
+    revision(
+        slug="beta",
+        title="Beta",
+        categories=["Demo"],
+        excerpt="A short demonstration article.",
+        published="2026-11-02",
+        revised="2026-11-20",
+        changes="A shorter sentence.",
+        body=[paragraph("This article exists for the tool to check.")],
+        sources=[Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")],
+    )
+]
+"""
+"""``articles/beta_2026_11.py``: a later revision of ``beta``, whose file name sorts after ``beta.py``."""
+
+
+@fixture
+def revised_later() -> dict:
+    """The three-article site dated 2026-11-02, built; then a batch correcting beta added, built
+    again, and compared with a clean build."""
+    files = {name: text.replace("2026-12-01", "2026-11-02") for name, text in _three().items()}
+    root = site(files)
+    first = run(root, "build")
+    before = inodes(root / "build" / "articles")
+    (root / "articles/beta_2026_11.py").write_text(CORRECTION, "utf-8")
+    second = run(root, "build")
+    after = inodes(root / "build" / "articles")
+    clean = run(root, "build", "--no-cache", "--out", str(root / "clean"))
+    mine, theirs = files_by_hash(root / "build"), files_by_hash(root / "clean")
+    return {
+        "build": [without_seconds(line) for line in second.lines],
+        "sameFile": {path: after[path] == before[path] for path in sorted(before)},
+        "newFiles": sorted(after.keys() - before.keys()),
+        "differingFromACleanBuild": sorted(
+            p for p in mine.keys() | theirs.keys() if mine.get(p) != theirs.get(p)
+        ),
+        "checks": {"allBuilt": first.code == second.code == clean.code == 0, "sameAsClean": mine == theirs},
+    }
+
+
 @fixture
 def failed_build() -> dict:
     """Build, break an article, build again: the failed build leaves the site as it was."""
@@ -396,6 +440,42 @@ incremental_page = revision(
                 },
                 "pagesKeptOn2026-12-24": {"alpha": True, "beta": True},
             },
+        ),
+        heading("An article revised by a later batch"),
+        paragraph(
+            "A batch that corrects an article published by another ([Correcting an "
+            "article](/articles/revisions-over-time/)) changes that article's pages, not only its "
+            "own: the article's page now shows the new revision with its history, the old text "
+            "moves to a page of its own, and a page shows what changed. Those pages depend on "
+            "several batches at once, so they are not kept in the cache: once every batch is "
+            "loaded, the build renders the pages of each article that has more than one revision, "
+            "on every build that has anything to do — cheap next to loading a batch. The other "
+            "articles' pages are kept as always. A fixture builds the three-article site, its "
+            "articles dated 2026-11-02, then adds `articles/beta_2026_11.py`, which corrects "
+            "`beta`, builds again, and compares the result with a clean build:"
+        ),
+        code_block(CORRECTION, language="python"),
+        verified_output(
+            revised_later,
+            expected={
+                "build": ["built 4 revisions, 9 pages"],
+                "sameFile": {
+                    "alpha/index.html": True,
+                    "beta/index.html": False,
+                    "gamma/index.html": True,
+                },
+                "newFiles": ["beta/diff/2/index.html", "beta/revisions/1/index.html"],
+                "differingFromACleanBuild": [],
+            },
+        ),
+        paragraph(
+            "One cost is worth knowing. The batch that published a corrected article wrote that "
+            "article's page when it was loaded, and the build then replaced it with the latest "
+            "revision's page. A kept batch is used again only while its pages are as it wrote "
+            "them, so that first batch is loaded again — imported, its fixtures run — on every "
+            "build that has anything to do, even when nothing in it changed. The output is the "
+            "same as ever; the time is that of one more batch for each corrected article. (A "
+            "build with nothing to do at all still stops before loading anything.)"
         ),
         heading("Always the output of a clean build"),
         paragraph(

@@ -74,8 +74,18 @@ proof_results = { one = "{n} geprüftes Ergebnis", other = "{n} geprüfte Ergebn
 draft = "Entwurf"                                    # mark of a draft that --drafts includes
 scheduled = "Geplant für {date}"                     # mark of a revision that --future includes
 article_count = { one = "{n} Artikel", other = "{n} Artikel" }   # on the categories page
+updated = "Aktualisiert"                             # before the date of an article's latest revision
+history = "Versionen"                                # heading of an article's list of revisions
+revision = "Version {n}"                             # one revision in that list
+revision_notice = "Sie lesen Version {n} vom {date}, nicht die neueste."   # an earlier revision's page
+latest_link = "Zur neuesten Version"                 # its link to the latest revision
+diff_link = "Was sich geändert hat"                  # link to what a revision changed
+diff_title = "Was Version {n} geändert hat"          # title of that page
+words_added = { one = "{n} Wort hinzugefügt", other = "{n} Wörter hinzugefügt" }
+words_removed = { one = "{n} Wort entfernt", other = "{n} Wörter entfernt" }
+compared = "Version {old} vom {old_date} verglichen mit Version {new} vom {new_date}"
 """
-"""A table that adds German: every label, as ``tests/test_languages.py`` builds with too."""
+"""A table that adds German: every label, the words of an article's history included."""
 
 
 def _first(pattern: str, text: str) -> str | None:
@@ -557,18 +567,35 @@ languages = revision(
             "A `[tool.site_builder.labels.LANG]` table in `pyproject.toml` gives the chrome's words "
             "for one language. A table for a language the package has — `en`, `ru` or `ko` — "
             "changes only the words it gives. A table for any other language adds that language, "
-            "and must give every label. A table for a tag with a region (`de-CH`) may give only some "
+            "and must give every label; only the ten words of an article's history (the last ten "
+            "below) may wait until an article in that language is corrected by a later revision. A "
+            "table for a tag with a region (`de-CH`) may give only some "
             "words once its language (`de`) is complete, from the package or from a table of the "
             "site. This table adds German; the comments say where each label appears:"
         ),
         code_block(GERMAN, language="toml"),
         paragraph(
             "Most labels are plain text; `proof_mark` holds `{fixture}` where the fixture's name "
-            "goes, and `scheduled` holds `{date}`. The five labels written as inline tables — "
-            "`minutes`, `verified`, `proof_fixtures`, `proof_results` and `article_count` — hold a "
-            "number, `{n}`, and give one text for each plural form of the language (below). Two "
-            "labels, `verified` (a count of verified results, which the box of fixtures replaced) "
-            "and `articles`, are not used by the package's templates; they stay for a site's own."
+            "goes, and `scheduled` holds `{date}`. The seven labels written as inline tables — "
+            "`minutes`, `verified`, `proof_fixtures`, `proof_results`, `article_count`, "
+            "`words_added` and `words_removed` — hold a number, `{n}`, and give one text for each "
+            "plural form of the language (below). Two labels, `verified` (a count of verified "
+            "results, which the box of fixtures replaced) and `articles`, are not used by the "
+            "package's templates; they stay for a site's own."
+        ),
+        paragraph(
+            "The last ten are the words of an article corrected by later revisions ([Correcting an "
+            "article](/articles/revisions-over-time/)): `updated` in its byline, `history` and "
+            "`revision` (`{n}`, the revision's number) in the list of its revisions, "
+            "`revision_notice` (`{n}` and `{date}`) and `latest_link` on the page of an earlier "
+            "revision, and `diff_link`, `diff_title` (`{n}`), `words_added`, `words_removed` and "
+            "`compared` (`{old}`, `{old_date}`, `{new}`, `{new_date}`) for the page of what a "
+            "revision changed. A table that adds a language may leave these ten out — a site that "
+            "added one before articles had a history gave every label there was then — until an "
+            "article in that language has a later revision. Then its pages need them, and "
+            "validation says so at that revision's `changes=` line, naming the labels missing "
+            "([Correcting an article](/articles/revisions-over-time/#the-words-of-the-history-pages) "
+            "shows the line)."
         ),
         paragraph(
             "With this table after the demonstration site's settings, the batch above builds, and "
@@ -630,6 +657,10 @@ languages = revision(
             [
                 ["The `lang` attribute of an article's page", "the revision's `lang`"],
                 ["The words of the chrome on an article's page", "the revision's `lang`"],
+                [
+                    "An earlier revision's page, and the page of what a revision changed",
+                    "the `lang` of the revision shown (on a diff page, of the newer one)",
+                ],
                 ["An article's card in the lists of the index and category pages", "the revision's `lang`"],
                 ["The heading of the sources section (and `contentHtml`)", "the revision's `lang`"],
                 ["An entry of the Atom feed (`xml:lang`)", "the revision's `lang`"],

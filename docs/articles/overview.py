@@ -65,6 +65,10 @@ overview = revision(
                 "**Results are computed, not typed.** A number or an output an article prints "
                 "comes from a *fixture*, a small deterministic function next to the article; "
                 "if the function no longer returns what the page says, nothing is built.",
+                "**Corrections are public.** A published article is never edited in place: a "
+                "later revision corrects it, with its date and a note of what changed, and "
+                "readers get the history, every earlier text and what each correction changed "
+                "([Correcting an article](/articles/revisions-over-time/)).",
                 "**A build is atomic.** A site that fails to build leaves the previous one "
                 "exactly as it was.",
             ]

@@ -95,7 +95,31 @@ KEYS = [
         "boolean",
         "`true` for a draft (`draft=True`), which appears only with `--drafts`; `false` otherwise.",
     ),
+    (
+        "revision",
+        "integer",
+        "Its number among the revisions of its article (the objects with its `slug`), from 1, in site "
+        "order. An article never revised has only revision 1.",
+    ),
+    (
+        "revises",
+        "integer or null",
+        "The number of the revision it corrects (`revision` − 1), or `null` for 1.",
+    ),
+    (
+        "changes",
+        "string or null",
+        "A later revision's note of what changed and why, as HTML rendered from the author's inline "
+        "Markdown (escaped like `contentHtml`); `null` for a first revision.",
+    ),
+    (
+        "revised",
+        "string or null",
+        "A later revision's own date, `YYYY-MM-DD`; `null` for a first revision, whose date is `published`.",
+    ),
 ]
+HISTORY = ("revision", "revises", "changes", "revised")
+"""The keys that place a revision in its article's history, after every other key."""
 """The table readers see; the fixtures below check it against the real output and the schema."""
 
 
@@ -131,6 +155,7 @@ def the_schema() -> dict:
     items = schema["items"]
     data = run(site(SAMPLE, SAMPLE_SETTINGS), "revisions").json()
     patterns = {key: spec["pattern"] for key, spec in items["properties"].items() if "pattern" in spec}
+    types = {key: items["properties"][key]["type"] for key in HISTORY}
     source_keys = items["properties"]["sources"]["items"]["required"]
     return {
         "file": Path(str(schema_file)).relative_to(Path(str(package)).parent).as_posix(),
@@ -139,11 +164,19 @@ def the_schema() -> dict:
         "required": items["required"],
         "additionalProperties": items["additionalProperties"],
         "sourceKeys": source_keys,
+        "historyKeyTypes": types,
         "checks": {
             "tableHasEveryKey": items["required"] == [key for key, _, _ in KEYS],
             "sampleHasExactlyTheseKeys": all(set(entry) == set(items["required"]) for entry in data),
             "sampleMatchesThePatterns": all(
-                re.search(pattern, entry[key]) for entry in data for key, pattern in patterns.items()
+                entry[key] is None or re.search(pattern, entry[key])
+                for entry in data
+                for key, pattern in patterns.items()
+            ),
+            "nullOnlyWhereTheSchemaSaysSo": all(
+                entry[key] is not None or "null" in items["properties"][key]["type"]
+                for entry in data
+                for key in entry
             ),
             "sourcesHaveTheirKeys": all(
                 set(s) == set(source_keys) for entry in data for s in entry["sources"]
@@ -239,7 +272,53 @@ def drafts_in_json() -> dict:
         "checks": {
             "allExitZero": plain.code == flagged.code == built.code == 0,
             "buildWritesWhatItPublishes": page(root, "revisions.json") == plain.stdout,
-            "draftIsTheLastKey": all(list(entry)[-1] == "draft" for entry in flagged.json()),
+            "draftBeforeTheHistoryKeys": all(
+                list(entry)[-5:] == ["draft", *HISTORY] for entry in flagged.json()
+            ),
+        },
+    }
+
+
+def _corrected(slug: str) -> str:
+    """A later revision of the article ``_dated(slug, "2026-11-02")`` publishes, dated 2026-11-20."""
+    return (
+        article(slug, slug.title())
+        .replace(
+            'published="2026-12-01",',
+            'published="2026-11-02",\n        revised="2026-11-20",\n'
+            '        changes="A *shorter* sentence.",',
+        )
+        .replace("so the tool has something to check", "for the tool to check")
+    )
+
+
+@fixture
+def one_article_corrected() -> dict:
+    """An article published by one batch and corrected by a later one, and another article between
+    them: ``revisions`` with and without --latest and --slug."""
+    root = site(
+        {
+            "articles/a_first.py": _dated("fixed", "2026-11-02"),
+            "articles/b_other.py": _dated("other", "2026-11-10"),
+            "articles/c_fix.py": _corrected("fixed"),
+        }
+    )
+    keys = ("batch", "slug", "revision", "revises", "revised")
+    runs = {
+        "revisions": run(root, "revisions"),
+        "revisions --latest": run(root, "revisions", "--latest"),
+        "revisions --slug fixed": run(root, "revisions", "--slug", "fixed"),
+        "revisions --slug fixed --latest": run(root, "revisions", "--slug", "fixed", "--latest"),
+    }
+    shown = {name: [[entry[key] for key in keys] for entry in ran.json()] for name, ran in runs.items()}
+    corrected = runs["revisions"].json()[-1]
+    return shown | {
+        "changes": corrected["changes"],
+        "checks": {
+            "allExitZero": all(ran.code == 0 for ran in runs.values()),
+            "sameFirstDate": {e["published"] for e in runs["revisions --slug fixed"].json()}
+            == {"2026-11-02"},
+            "latestIsTheCorrection": runs["revisions --slug fixed --latest"].json() == [corrected],
         },
     }
 
@@ -266,7 +345,7 @@ revisions_page = revision(
     title="The revisions JSON",
     categories=["Reference"],
     excerpt="site-builder revisions and build/revisions.json: every key, a sample, the JSON Schema "
-    "shipped in the package, the order and the bytes.",
+    "shipped in the package, the order and the bytes, and the revisions of a corrected article.",
     published="2026-12-01",
     body=[
         paragraph(
@@ -327,6 +406,10 @@ revisions_page = revision(
                         ],
                         "fixtures": ["a_first:answer"],
                         "draft": False,
+                        "revision": 1,
+                        "revises": None,
+                        "changes": None,
+                        "revised": None,
                     },
                     {
                         "slug": "second-page",
@@ -352,6 +435,10 @@ revisions_page = revision(
                         ],
                         "fixtures": [],
                         "draft": False,
+                        "revision": 1,
+                        "revises": None,
+                        "changes": None,
+                        "revised": None,
                     },
                 ],
             },
@@ -374,10 +461,13 @@ revisions_page = revision(
         ),
         paragraph(
             "The first seven are what the project's contract calls the established keys, the ones "
-            "existing importers rely on; the others add to them. The fixture behind the sample checks "
-            "that each "
-            "object's keys are this table's, in this order, and works `bodyChars` out again from "
-            "`contentHtml` by the definition above."
+            "existing importers rely on; the others add to them, and each key added later comes "
+            "after all the ones before it, so an importer that reads keys by name or by position "
+            "keeps working. The last four place a revision in its article's history (next "
+            "sections); on a site whose articles were never corrected every object is revision 1, "
+            "with `null` for the other three, as in the sample. The fixture behind the sample checks "
+            "that each object's keys are this table's, in this order, and works `bodyChars` out "
+            "again from `contentHtml` by the definition above."
         ),
         heading("The JSON Schema"),
         paragraph(
@@ -417,18 +507,29 @@ schema = json.loads(
                     "sources",
                     "fixtures",
                     "draft",
+                    "revision",
+                    "revises",
+                    "changes",
+                    "revised",
                 ],
                 "additionalProperties": False,
                 "sourceKeys": ["title", "url", "note"],
+                "historyKeyTypes": {
+                    "revision": "integer",
+                    "revises": ["integer", "null"],
+                    "changes": ["string", "null"],
+                    "revised": ["string", "null"],
+                },
             },
         ),
         paragraph(
             "The schema is written for JSON Schema draft 2020-12. Every key is required and no other "
-            "key is allowed, in revision objects and in source objects alike; it also gives the "
-            "patterns of `slug`, `lang`, `published` and the fixture ids, and the minimum of each "
-            "number. The fixture checks the sample's output against the required keys and the "
-            "patterns; the project's test suite validates the full output with a JSON Schema "
-            "validator."
+            "key is allowed, in revision objects and in source objects alike; a key that may be "
+            "`null` says so in its type (`cover`, and three of the four history keys above). It "
+            "also gives the patterns of `slug`, `lang`, `published`, `revised` and the fixture ids, "
+            "and the minimum of each number. The fixture checks the sample's output against the "
+            "required keys, the types that allow `null` and the patterns; the project's test suite "
+            "validates the full output with a JSON Schema validator."
         ),
         heading("Order, encoding and the same bytes every time"),
         paragraph(
@@ -455,11 +556,11 @@ schema = json.loads(
         ),
         heading("Choosing revisions: --slug and --indent"),
         paragraph(
-            "`--slug S` keeps only the revision with that slug and can be repeated; the array keeps site "
-            "order. `--indent N` sets the indentation, and `--indent 0` prints the whole array on one "
-            "line, which suits tools that read a line at a time. A site with a problem is an error (exit "
-            "1); a slug the site does not have and a negative indent are mistakes of the command line "
-            "(exit 2):"
+            "`--slug S` keeps only the revisions with that slug — every revision of that article — and "
+            "can be repeated; the array keeps site order. `--indent N` sets the indentation, and "
+            "`--indent 0` prints the whole array on one line, which suits tools that read a line at a "
+            "time. A site with a problem is an error (exit 1); a slug the site does not have and a "
+            "negative indent are mistakes of the command line (exit 2):"
         ),
         code_block(
             """
@@ -499,10 +600,11 @@ site-builder revisions --indent -1
             "stderr. `--drafts` and `--future` include them, as they do for `build` — a build with "
             "the flags writes them into its `revisions.json` as well. An importer that reads the "
             "output of `revisions --drafts`, a CMS preview or a translation tool, must still be able "
-            "to tell what it may not publish, and that is what the last key, `draft`, is for. A "
-            "scheduled revision needs no key of its own: its `published` date already says it, to be "
-            "compared with your own clock (or `SOURCE_DATE_EPOCH`). A site with one revision of each "
-            "kind, built on 2026-12-01, with three keys of each object:"
+            "to tell what it may not publish, and that is what the key `draft` is for. A scheduled "
+            "revision needs no key of its own: its date already says it — `revised` for a later "
+            "revision, `published` otherwise — to be compared with your own clock (or "
+            "`SOURCE_DATE_EPOCH`). A site with one revision of each kind, built on 2026-12-01, with "
+            "three keys of each object:"
         ),
         verified_output(
             drafts_in_json,
@@ -514,6 +616,55 @@ site-builder revisions --indent -1
                     {"slug": "gift", "published": "2026-12-24", "draft": False},
                 ],
             },
+        ),
+        heading("Revisions of one article: --latest"),
+        paragraph(
+            "A published article is corrected by a later revision in a later batch, with the same "
+            "`slug` and `published`, its own date as `revised` and a `changes` note ([Correcting an "
+            "article](/articles/revisions-over-time/)). The array holds every revision the site "
+            "publishes, the earlier ones too, each a complete object in its batch's place; "
+            "`revision` numbers the revisions of one `slug` from 1 in site order, and `revises` "
+            "names the one before. `--latest` keeps only the latest revision of each article, in "
+            "the place of the article's first revision, so the array has one object per article "
+            "in the order the articles first appeared; with `--slug` it applies to the slugs kept. "
+            "A site whose `a_first.py` publishes `fixed` on 2026-11-02, `b_other.py` publishes "
+            "`other`, and `c_fix.py` corrects `fixed` on 2026-11-20; `batch`, `slug`, `revision`, "
+            "`revises` and `revised` of each object, then the correction's `changes`:"
+        ),
+        code_block(
+            """
+site-builder revisions
+site-builder revisions --latest
+site-builder revisions --slug fixed
+site-builder revisions --slug fixed --latest
+""",
+            language="sh",
+        ),
+        verified_output(
+            one_article_corrected,
+            expected={
+                "revisions": [
+                    ["a_first", "fixed", 1, None, None],
+                    ["b_other", "other", 1, None, None],
+                    ["c_fix", "fixed", 2, 1, "2026-11-20"],
+                ],
+                "revisions --latest": [
+                    ["c_fix", "fixed", 2, 1, "2026-11-20"],
+                    ["b_other", "other", 1, None, None],
+                ],
+                "revisions --slug fixed": [
+                    ["a_first", "fixed", 1, None, None],
+                    ["c_fix", "fixed", 2, 1, "2026-11-20"],
+                ],
+                "revisions --slug fixed --latest": [["c_fix", "fixed", 2, 1, "2026-11-20"]],
+                "changes": "A <em>shorter</em> sentence.",
+            },
+        ),
+        paragraph(
+            "`build/revisions.json` always holds every revision: `--latest` is for the command. An "
+            "importer that mirrors the site reads the latest of each article; one that keeps an "
+            "archive reads them all and groups them by `slug`, using `revised` (or `published` "
+            "when it is `null`) as the date each revision took effect."
         ),
         heading("Links inside contentHtml"),
         paragraph(

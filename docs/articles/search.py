@@ -1,11 +1,10 @@
 """Documentation: the search index that every build writes with Pagefind, and its shards."""
 
-import gzip
 import json
 import re
 from pathlib import Path
 
-from _pages_kit import edit, files_by_hash, page
+from _pages_kit import edit, files_by_hash, indexed_pages, page
 from _tool import SETTINGS, article, run, site
 
 from site_builder import Source, fixture, heading, paragraph, revision, unordered_list, verified_output
@@ -15,19 +14,6 @@ NAV = """
 section = "Start here"
 pages = [["alpha", "Alpha page"], ["beta", "Beta page"]]
 """
-
-SIGNATURE = b"pagefind_dcd"
-"""What a Pagefind fragment starts with once decompressed; JSON follows."""
-
-
-def _fragments(bundle: Path) -> dict[str, dict]:
-    """The pages a Pagefind bundle indexed: URL → the record Pagefind keeps of it."""
-    found = {}
-    for path in sorted((bundle / "fragment").glob("*.pf_fragment")):
-        data = gzip.decompress(path.read_bytes())
-        record = json.loads(data[len(SIGNATURE) :] if data.startswith(SIGNATURE) else data)
-        found[record["url"]] = record
-    return found
 
 
 def _bundles(build: Path) -> list[str]:
@@ -48,7 +34,7 @@ def search_bundle() -> dict:
     build = root / "build"
     linked = sorted(set(re.findall(r'(?:href|src)="/(pagefind/[^"]+)"', page(root, "index.html"))))
     html = [p for p in build.rglob("*.html") if "pagefind" not in p.relative_to(build).parts]
-    indexed = _fragments(build / "pagefind")
+    indexed = indexed_pages(build / "pagefind")
     return {
         "htmlPages": len(html),
         "indexedPages": sorted(indexed),
@@ -70,7 +56,7 @@ def what_is_indexed() -> dict:
     root = site(files, SETTINGS + NAV)
     ran = run(root, "build")
     shown = page(root, "articles/alpha/index.html")
-    record = _fragments(root / "build" / "pagefind")["/articles/alpha/"]
+    record = indexed_pages(root / "build" / "pagefind")["/articles/alpha/"]
     chrome = [
         "Alpha page",
         "Published",
@@ -103,12 +89,12 @@ def shards() -> dict:
     first = run(root, "build")
     build = root / "build"
     bundles = _bundles(build)
-    holder = [b for b in bundles if "/articles/page-07/" in _fragments(_folder(build, b))]
+    holder = [b for b in bundles if "/articles/page-07/" in indexed_pages(_folder(build, b))]
     before = {b: files_by_hash(_folder(build, b)) for b in bundles}
     edit(root / "articles/batch_07.py", "This article exists", "This edited article exists")
     second = run(root, "build")
     after = {b: files_by_hash(_folder(build, b)) for b in bundles}
-    pages = {b: len(_fragments(_folder(build, b))) for b in bundles}
+    pages = {b: len(indexed_pages(_folder(build, b))) for b in bundles}
     return {
         "shardsForBatches": counts,
         "site": {"batches": len(files), "bundles": bundles, "pagesPerBundle": pages},
@@ -121,6 +107,56 @@ def shards() -> dict:
             "asManyBundlesAsShards": len(bundles) == shard_count(len(files)),
             "everyPageIndexedOnce": sum(pages.values()) == len(files),
             "onlyTheEditedPagesBundleChanged": [b for b in bundles if before[b] != after[b]] == holder,
+        },
+    }
+
+
+def _correction(slug: str, title: str) -> str:
+    """A batch holding a later revision, dated 2026-11-20, of the article ``article(slug, title)``
+    published on 2026-11-02."""
+    return (
+        article(slug, title)
+        .replace(
+            'published="2026-12-01",',
+            'published="2026-11-02",\n        revised="2026-11-20",\n        changes="A shorter sentence.",',
+        )
+        .replace("so the tool has something to check", "for the tool to check")
+    )
+
+
+@fixture
+def corrected_article() -> dict:
+    """Twelve one-article batches (two shards), built; then a batch correcting page-03 added, built."""
+    files = {
+        f"articles/batch_{n:02d}.py": article(f"page-{n:02d}", f"Page {n}").replace(
+            "2026-12-01", "2026-11-02"
+        )
+        for n in range(12)
+    }
+    root = site(files)
+    first = run(root, "build")
+    build = root / "build"
+    bundles = _bundles(build)
+    holder = [b for b in bundles if "/articles/page-03/" in indexed_pages(_folder(build, b))]
+    before = {b: files_by_hash(_folder(build, b)) for b in bundles}
+    (root / "articles/fix_2026_11.py").write_text(_correction("page-03", "Page 3"), "utf-8")
+    second = run(root, "build")
+    after = {b: files_by_hash(_folder(build, b)) for b in _bundles(build)}
+    indexed = {b: indexed_pages(_folder(build, b)) for b in after}
+    urls = [url for pages in indexed.values() for url in pages]
+    record = next(pages["/articles/page-03/"] for pages in indexed.values() if "/articles/page-03/" in pages)
+    return {
+        "pagesOfPage03": sorted(
+            p.relative_to(build).as_posix() for p in (build / "articles/page-03").rglob("*.html")
+        ),
+        "indexedUrlsOfPage03": [url for url in urls if url.startswith("/articles/page-03/")],
+        "indexedText": record["content"],
+        "indexedAgain": [b for b in after if before.get(b) != after[b]],
+        "checks": {
+            "bothBuilt": first.code == second.code == 0,
+            "sameBundles": sorted(after) == sorted(before),
+            "onlyTheHoldersBundleChanged": [b for b in after if before.get(b) != after[b]] == holder,
+            "everyArticleIndexedOnce": len(urls) == len(set(urls)) == len(files),
         },
     }
 
@@ -240,6 +276,37 @@ search_page = revision(
             "on what repeats from page to page, or search results will match your navigation. Keep the "
             "page a whole HTML document, too: Pagefind skips files without an `<html>` element, and a "
             "build in which it finds no page to index fails."
+        ),
+        heading("Corrected articles"),
+        paragraph(
+            "An article corrected by later revisions ([Correcting an "
+            "article](/articles/revisions-over-time/)) is indexed once, at its own URL, with the "
+            "text of its latest revision. The pages of its earlier revisions and the pages showing "
+            "what each revision changed are not indexed — a search never leads to text the site "
+            "has since corrected — and neither are the history section and the notice of an "
+            "earlier revision, which are marked `data-pagefind-ignore` like the byline. A fixture "
+            "builds twelve one-article batches dated 2026-11-02, then adds a batch that corrects "
+            "`page-03` on 2026-11-20 and builds again: the article's pages, which of them the "
+            "index holds, with what text, and the bundles indexed again (see shards, below):"
+        ),
+        verified_output(
+            corrected_article,
+            expected={
+                "pagesOfPage03": [
+                    "articles/page-03/diff/2/index.html",
+                    "articles/page-03/index.html",
+                    "articles/page-03/revisions/1/index.html",
+                ],
+                "indexedUrlsOfPage03": ["/articles/page-03/"],
+                "indexedText": "Page 3. This article exists for the tool to check. Sources. CommonMark — "
+                "the syntax.",
+                "indexedAgain": ["/pagefind/"],
+            },
+        ),
+        paragraph(
+            "The article's latest page is written once every batch is in, since it needs the whole "
+            "history; it stays in the shard of the batch that published the article, which is "
+            "indexed again with the new page, and no other bundle changes."
         ),
         heading("Shards: why the index is split"),
         paragraph(

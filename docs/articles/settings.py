@@ -106,8 +106,8 @@ KEYS = [
         "feed_limit",
         "int",
         "50",
-        "How many of the newest revisions the Atom feed holds (at least 1); `revisions.json`, the "
-        "sitemap and the list pages hold every one.",
+        "How many of the newest articles the Atom feed holds (at least 1), one entry each; "
+        "`revisions.json` holds every revision, the sitemap and the list pages every article.",
     ),
     (
         "labels",
@@ -695,11 +695,13 @@ sources_heading = { en = "Further reading" }
         ),
         paragraph(
             "`feed_limit` keeps the feed small: `feed.xml` holds only that many of the newest "
-            "revisions (by `published`, newest first; revisions of the same day in site order). "
+            "articles (by the date of their latest revision, newest first; articles of the same day "
+            "in site order), one entry each. "
             "Feed readers fetch the feed again and again, and a feed of every full article would "
             "grow with the site. By default it keeps the newest 50, enough for a reader to catch "
-            "up; Pelican offers the same limit as `FEED_MAX_ITEMS`. `revisions.json`, the sitemap, the "
-            "home page and the category pages still hold every revision. A site of three articles, "
+            "up; Pelican offers the same limit as `FEED_MAX_ITEMS`. `revisions.json` still holds every "
+            "revision, and the sitemap, the home page and the category pages every article. A site "
+            "of three articles, "
             "`alpha`, `beta` and `gamma`, published on 2026-11-01, 2026-11-15 and 2026-12-01, built "
             "with these two lines added to its settings, then without them:"
         ),
@@ -733,7 +735,8 @@ sources_heading = { en = "Further reading" }
         ),
         paragraph(
             "The feed's `<updated>` is still the date of the newest revision, and an incremental "
-            "build gives the same feed as a clean one: a new revision pushes the oldest out. "
+            "build gives the same feed as a clean one: a new article, or a correction, which moves its "
+            "article to the top, pushes the oldest out. "
             "`feed_limit` must be a whole number of at least 1, and `author` text:"
         ),
         code_block(WRONG_FEED, language="toml"),

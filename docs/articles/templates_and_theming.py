@@ -40,6 +40,11 @@ TEMPLATES = [
         "`heading`, `intro` (empty), `items`",
     ),
     ("categories.html", "The list of categories at `/categories/`.", "`categories`"),
+    (
+        "diff.html",
+        "What a later revision of an article changed, at `/articles/SLUG/diff/N/`; extends `base.html`.",
+        "`diff`",
+    ),
     ("404.html", "The page for an unknown address.", "only those four"),
     (
         "_card.html",
@@ -80,8 +85,12 @@ VARIABLES = [
         "`labels.contents`, `labels.published`, `labels.previous`, `labels.next`, `labels.draft`, "
         "`labels.scheduled` (`.format(date=…)`), `labels.proof_mark` (`.format(fixture=…)`)… The "
         "labels with a number — `labels.minutes`, `labels.article_count`, `labels.proof_fixtures`, "
-        "`labels.proof_results`, `labels.verified` — are plural labels: `.format(n=…)` picks the "
-        "form that goes with the number (below).",
+        "`labels.proof_results`, `labels.verified`, `labels.words_added`, `labels.words_removed` — are "
+        "plural labels: `.format(n=…)` picks the form that goes with the number (below). The words "
+        "of an article's history are `labels.updated`, `labels.history`, `labels.revision` "
+        "(`.format(n=…)`), `labels.revision_notice` (`.format(n=…, date=…)`), `labels.latest_link`, "
+        "`labels.diff_link`, `labels.diff_title` (`.format(n=…)`) and `labels.compared` "
+        "(`.format(old=…, old_date=…, new=…, new_date=…)`).",
     ),
     (
         "`labels_in`",
@@ -97,7 +106,12 @@ VARIABLES = [
         "([Deploying](/articles/deploying/#sites-under-a-sub-path)). The package's templates write "
         "every link with it.",
     ),
-    ("`canonical`", "every page", "The page's absolute URL: `base_url` joined with the page's path."),
+    (
+        "`canonical`",
+        "every page",
+        "The page's absolute URL: `base_url` joined with the page's path — on the page of an earlier "
+        "revision, the article's URL instead.",
+    ),
     (
         "`article`",
         "article.html",
@@ -105,9 +119,9 @@ VARIABLES = [
         "`(width, height)` read from its file, or none), `categories` (each with "
         "`name` and `url`), `fixtures` (ids), `verified_count` (its `verified_output` blocks), "
         "`proofs` (its fixtures, as the box at the top lists them: below), `draft` (true for an "
-        "included draft), `scheduled` (the date of an included scheduled revision, or empty), and "
-        "`body`: the article's HTML with heading ids, highlighting and the mark under each verified "
-        "output, already trusted.",
+        "included draft), `scheduled` (the date of an included scheduled revision, or empty), "
+        "`history` (none for an article with one revision; below), and `body`: the article's HTML "
+        "with heading ids, highlighting and the mark under each verified output, already trusted.",
     ),
     ("`toc`", "article.html", "One entry per `h2` of the body, with `anchor` and `text`."),
     (
@@ -130,9 +144,18 @@ VARIABLES = [
         "The articles listed, each with `slug`, `title`, `url`, `published`, `minutes`, "
         "`excerpt`, `cover`, `cover_size`, `lang`, `categories`, `fixtures`, `verified` (how many "
         "results are "
-        "verified), `content_html`, and `draft` and `scheduled` as on the article.",
+        "verified), `content_html`, `draft` and `scheduled` as on the article, and `updated`: the date "
+        "of the article's latest revision when it has more than one, else empty (`published` is "
+        "always the first revision's).",
     ),
     ("`categories`", "categories.html", "Every category, each with `name`, `url` and `count`, by name."),
+    (
+        "`diff`",
+        "diff.html",
+        "`title` (the article's, in the newer revision), `article_url`, `old` and `new` (the two "
+        "revisions compared, as `article.history` lists them), `html` (the newer revision's body "
+        "with `<ins>` and `<del>` marks, already trusted), `added` and `removed` (how many words).",
+    ),
 ]
 
 COMMON = (
@@ -239,6 +262,48 @@ PROOF_PROBES = {
     ),
 }
 """Templates that print the variables of drafts, schedules and fixtures."""
+
+CORRECTED = """\
+from site_builder import Source, paragraph, revision
+
+revisions = [
+    revision(
+        slug="demo",
+        title="Demo",
+        categories=["Demo"],
+        excerpt="A short demonstration article.",
+        published="2026-11-02",
+        revised="2026-11-20",
+        changes="A *shorter* sentence.",
+        body=[paragraph("This article exists for the tool to check.")],
+        sources=[Source(title="CommonMark", url="https://spec.commonmark.org/0.31.2/", note="the syntax")],
+    )
+]
+"""
+"""``articles/b_fix.py``: a later revision of the article ``articles/a_demo.py`` published on 2026-11-02."""
+
+HISTORY_PROBES = {
+    "templates/article.html": (
+        '<!doctype html>\n<html lang="{{ lang }}"><body><p>canonical={{ canonical }} '
+        "{% if article.history %}{% set h = article.history %}history.shown={{ h.shown }} "
+        "history.is_latest={{ h.is_latest }} history.url={{ h.url }} history.latest={{ h.latest.number }} "
+        "history.current={{ h.current.number }} history.versions={% for v in h.versions %}"
+        "[number={{ v.number }} date={{ v.date }} changes={{ v.changes }} url={{ v.url }} "
+        "diff={{ v.diff }}]{% endfor %}{% else %}history={{ article.history }}{% endif %}</p>\n"
+        "<div data-pagefind-body>{{ article.body }}</div></body></html>\n"
+    ),
+    "templates/diff.html": (
+        '{% extends "base.html" %}\n{% block main %}<p>diff.title={{ diff.title }} '
+        "diff.article_url={{ diff.article_url }} diff.old={{ diff.old.number }} {{ diff.old.url }} "
+        "diff.new={{ diff.new.number }} {{ diff.new.url }} diff.added={{ diff.added }} "
+        "diff.removed={{ diff.removed }}</p>\n<div>{{ diff.html }}</div>{% endblock %}\n"
+    ),
+    "templates/index.html": (
+        "<p>{% for i in items %}{{ i.slug }}: published={{ i.published }} updated={{ i.updated }}; "
+        "{% endfor %}</p>\n"
+    ),
+}
+"""Templates that print the values of an article's history, of a diff page, and of a card."""
 
 REPO = 'repo_url = "https://github.com/me/notes"\n'
 
@@ -421,6 +486,41 @@ def package_templates() -> dict:
 
 
 @fixture
+def history_values() -> dict:
+    """An article corrected by a later batch, and another never revised, built with HISTORY_PROBES."""
+    first = article().replace('published="2026-12-01"', 'published="2026-11-02"')
+    files = {
+        "articles/a_demo.py": first,
+        "articles/b_fix.py": CORRECTED,
+        "articles/c_other.py": article("other"),
+    }
+    root = site(files | HISTORY_PROBES)
+    ran = run(root, "build")
+    names = (
+        "articles/demo/index.html",
+        "articles/demo/revisions/1/index.html",
+        "articles/demo/diff/2/index.html",
+        "articles/other/index.html",
+        "index.html",
+    )
+    shown = {
+        name: re.search(r"<p>(.*?)</p>", page(root, name)).group(1) if ran.code == 0 else None
+        for name in names
+    }
+    diff = between(page(root, "articles/demo/diff/2/index.html"), "<div>", "</div>") if ran.code == 0 else ""
+    return {
+        "pages": shown,
+        "diff.html": diff,
+        "checks": {
+            "built": ran.code == 0,
+            "earlierRevisionCanonicalIsTheArticle": (
+                shown["articles/demo/revisions/1/index.html"] or ""
+            ).startswith("canonical=https://demo.example/articles/demo/ "),
+        },
+    }
+
+
+@fixture
 def every_variable() -> dict:
     """Each page template replaced by one that prints its variables; then the built pages."""
     files = {
@@ -567,6 +667,29 @@ def theme_hooks() -> dict:
 
 
 @fixture
+def history_hooks() -> dict:
+    """The selectors of the built stylesheet's rules for the history, the notice and the diff page,
+    and the colours of the marks in light and dark mode."""
+    root = site({"articles/demo.py": article()})
+    ran = run(root, "build")
+    css = page(root, "theme/style.css")
+    selectors = [
+        s.strip()
+        for s in re.findall(r"^([^{}\n/]*\.(?:history|revision-notice|diff)\b[^{}\n]*)\{", css, re.MULTILINE)
+    ]
+    return {
+        "selectors": selectors,
+        "markColours": lines_with(css, "--ins-bg:"),
+        "checks": {
+            "built": ran.code == 0,
+            "lightAndDark": len(lines_with(css, "--ins-bg:")) == 2,
+            "neverColourAlone": "text-decoration: underline" in css
+            and "text-decoration: line-through" in css,
+        },
+    }
+
+
+@fixture
 def highlighting() -> dict:
     """A Python code block: the article page, its contentHtml, and the theme's media queries."""
     root = site({"articles/demo.py": CODE})
@@ -621,12 +744,13 @@ templates_page = revision(
                     "base.html",
                     "categories.html",
                     "category.html",
+                    "diff.html",
                     "index.html",
                 ]
             },
         ),
         paragraph(
-            "Five of them are pages; the four whose names begin with `_` are pieces that the pages "
+            "Six of them are pages; the four whose names begin with `_` are pieces that the pages "
             "include, and `base.html` is the frame the pages extend. Every template gets four values — "
             "`site`, `lang`, `labels` and `canonical` — and two functions, `labels_in` and `url`; "
             "the page templates get more:"
@@ -776,6 +900,72 @@ templates_page = revision(
             "the package's `article.html` and `_card.html` include with `marked` set to the "
             "article or the item; override it to change them everywhere."
         ),
+        heading("An article's history in a template"),
+        paragraph(
+            "An article corrected by later revisions ([Correcting an "
+            "article](/articles/revisions-over-time/)) has one page per revision, all rendered by "
+            "`article.html`, and one page per correction rendered by `diff.html`. On those pages "
+            "`article.history` holds the article's revisions: `versions`, newest first, each with "
+            "`number`, `date` (the date it took effect), `changes` (its note as trusted HTML; empty "
+            "for the first), `url` (its page: the article's URL for the latest) and `diff` (the page "
+            "of what it changed; empty for the first); `shown`, the number of the revision the page "
+            "shows; and for convenience `latest`, `current` (the version shown), `url` (the page's "
+            "own) and `is_latest`. For an article with a single revision `article.history` is none, "
+            "which is how the package's `article.html` leaves out the *Updated* date, the notice "
+            "and the history section. A fixture builds an article published by `articles/a_demo.py` "
+            "on 2026-11-02 and corrected by this `articles/b_fix.py`, and another article never "
+            "revised, with templates that print these values:"
+        ),
+        code_block(CORRECTED, language="python"),
+        verified_output(
+            history_values,
+            expected={
+                "pages": {
+                    "articles/demo/index.html": "canonical=https://demo.example/articles/demo/ "
+                    "history.shown=2 history.is_latest=True history.url=/articles/demo/ history.latest=2 "
+                    "history.current=2 history.versions=[number=2 date=2026-11-20 changes=A "
+                    "<em>shorter</em> sentence. url=/articles/demo/ diff=/articles/demo/diff/2/]"
+                    "[number=1 date=2026-11-02 changes= url=/articles/demo/revisions/1/ diff=]",
+                    "articles/demo/revisions/1/index.html": "canonical=https://demo.example/articles/demo/ "
+                    "history.shown=1 history.is_latest=False history.url=/articles/demo/revisions/1/ "
+                    "history.latest=2 history.current=1 history.versions=[number=2 date=2026-11-20 "
+                    "changes=A <em>shorter</em> sentence. url=/articles/demo/ "
+                    "diff=/articles/demo/diff/2/][number=1 date=2026-11-02 changes= "
+                    "url=/articles/demo/revisions/1/ diff=]",
+                    "articles/demo/diff/2/index.html": "diff.title=Demo diff.article_url=/articles/demo/ "
+                    "diff.old=1 /articles/demo/revisions/1/ diff.new=2 /articles/demo/ diff.added=1 "
+                    "diff.removed=3",
+                    "articles/other/index.html": "canonical=https://demo.example/articles/other/ "
+                    "history=None",
+                    "index.html": "other: published=2026-12-01 updated=; demo: published=2026-11-02 "
+                    "updated=2026-11-20; ",
+                },
+            },
+        ),
+        paragraph(
+            "Both pages of the corrected article name the article's URL as canonical, and the home "
+            "page lists each article by the date of its latest revision, newest first. The diff "
+            "page's `diff.old` and `diff.new` are versions like those of `article.history.versions`, "
+            "so `diff.new.changes` and `diff.new.date` are there too. `diff.html` is the newer "
+            "revision's body as `contentHtml` holds it — no heading ids, no highlighting — with the "
+            "marks added:"
+        ),
+        verified_output(
+            history_values,
+            expected={
+                "diff.html": "<div><p>This article exists <del>so</del><ins>for</ins> the tool <del>has "
+                "something</del> to check.</p>\n<h2>Sources</h2>\n"
+                '<ul><li><a href="https://spec.commonmark.org/0.31.2/" target="_blank" '
+                'rel="noopener noreferrer">CommonMark</a> — the syntax</li></ul></div>'
+            },
+        ),
+        paragraph(
+            'An added or removed block is wrapped whole in `<ins class="diff-block">` or `<del '
+            'class="diff-block">`; a list item, table row or cell added or removed, which HTML does '
+            'not allow inside `<ins>`, carries `data-diff="ins"` or `data-diff="del"` and has its '
+            "content wrapped instead. A site's own `article.html` written before histories existed "
+            "still builds: it shows each revision's text, and simply no history."
+        ),
         heading("Overriding a template"),
         paragraph(
             "Templates are looked up first in the site's `templates/` folder, then in the package. A "
@@ -814,8 +1004,9 @@ templates_page = revision(
         heading("Escaping and undefined variables"),
         paragraph(
             "The templates are rendered with autoescaping on: a value printed with `{{ … }}` is "
-            "escaped as HTML unless it is already marked safe — which only the article's `body` is, "
-            "since the helpers built it. A site title with markup characters in it stays text:"
+            "escaped as HTML unless it is already marked safe — which only the article's `body`, the "
+            "`changes` note of a revision and a diff page's `diff.html` are, since the helpers and the "
+            "renderer built them. A site title with markup characters in it stays text:"
         ),
         verified_output(
             escaped_title,
@@ -904,8 +1095,10 @@ templates_page = revision(
                 "(`pt-BR` → `pt_BR`), a bare language takes its most likely one (`ru` → `ru_RU`, "
                 "`en` → `en_US`, `ko` → `ko_KR`), and a language too rare for that list gets no "
                 "`og:locale` tag rather than a guess.",
-                "**The dates** are `published`; the modified time is the same date, since a revision "
-                "has no later one.",
+                "**The dates**: the published time is the article's `published`, the day it first "
+                "appeared; the modified time is the date of the revision the page shows — the same "
+                "date for a first revision, its `revised` date for a later one ([Correcting an "
+                "article](/articles/revisions-over-time/#lists-the-feed-the-sitemap-and-search)).",
                 "**The picture** (`og:image`, with its alt text, the title) is there only when the "
                 "cover can be one: a PNG drawn from an SVG cover (next section), or a PNG, JPEG, GIF "
                 "or WebP cover as it is. With a picture the Twitter card is `summary_large_image`, "
@@ -1074,7 +1267,7 @@ templates_page = revision(
         ),
         unordered_list(
             [
-                "**dark mode** is one media query, `prefers-color-scheme: dark`, that gives the same "
+                "**dark mode** is the media query `prefers-color-scheme: dark`, which gives the same "
                 "properties dark values — the page follows the reader's system setting, with no switch;",
                 "**print** gets black on white, hides the search box, navigation and table of contents, "
                 "and writes each external link's address after it;",
@@ -1115,6 +1308,42 @@ templates_page = revision(
                 ]
             },
         ),
+        paragraph(
+            "The pages of an article's history have theirs: `.history` is the section listing the "
+            "revisions (`.diff-link` the link to what one changed), `.revision-notice` the dashed "
+            "box at the top of an earlier revision's page, and on a diff page `.diff` is the body. "
+            "There `ins` and `del`, and the items, rows and cells marked `data-diff`, get a green "
+            "and a red background — from the properties `--ins-bg` and `--del-bg`, darker in dark "
+            "mode — and never colour alone: added words are underlined, removed ones struck "
+            "through, and a block added or removed whole (`.diff-block`) has a rule down its side "
+            "instead, so a change is told apart without colour, in print too. `.diff-summary` is "
+            "the line counting the words. The selectors, and the lines that set the two colours:"
+        ),
+        verified_output(
+            history_hooks,
+            expected={
+                "selectors": [
+                    ".history",
+                    ".history h2",
+                    ".history ol",
+                    ".history li",
+                    ".diff-link",
+                    ".revision-notice",
+                    '.diff ins, .diff [data-diff="ins"]',
+                    '.diff del, .diff [data-diff="del"]',
+                    ".diff ins",
+                    ".diff del",
+                    ".diff .diff-block",
+                    ".diff ins.diff-block",
+                    ".diff del.diff-block",
+                    ".diff-summary",
+                ],
+                "markColours": [
+                    ":root { --ins-bg: #d7f5dd; --del-bg: #fde2e1; }",
+                    ":root { --ins-bg: #1f4d2b; --del-bg: #5c2424; }",
+                ],
+            },
+        ),
         heading("Code highlighting"),
         paragraph(
             "A `code_block` with a `language` is highlighted on the article page by Pygments, with CSS "
@@ -1125,7 +1354,9 @@ templates_page = revision(
             "read, keeps the helper's plain markup. One Python block: the page's `code` element and "
             "the class of each token on its first line (the spaces between them are left out: some "
             "Pygments versions wrap them in a `w` token of their own), the same line in "
-            "`contentHtml`, and the media queries of the built stylesheet:"
+            "`contentHtml`, and the media queries of the built stylesheet (the theme's — dark mode, "
+            "wide screens, print, then dark mode again for the colours of a diff — and last the "
+            "tokens' dark colours):"
         ),
         code_block(
             'code_block("def greet(name):\\n    return name.title()", language="python")', language="python"
@@ -1140,6 +1371,7 @@ templates_page = revision(
                     "@media screen and (prefers-color-scheme: dark) {",
                     "@media screen and (min-width: 62rem) {",
                     "@media print {",
+                    "@media screen and (prefers-color-scheme: dark) {",
                     "@media screen and (prefers-color-scheme: dark) {",
                 ],
             },

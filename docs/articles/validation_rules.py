@@ -447,7 +447,8 @@ rules = revision(
         paragraph(
             "`revision(...)` takes keyword arguments only. `slug`, `title`, `categories`, "
             "`excerpt`, `published`, `body` and `sources` are required; `cover`, `lang`, "
-            "`reading_minutes` and `draft` are optional. None of these mistakes stops the module from "
+            "`reading_minutes` and `draft` are optional, and `revised` and `changes` are for a later "
+            "revision of a published article only. None of these mistakes stops the module from "
             "importing: `revision` records each one at the line where the field is written — "
             "the `revision(` line for a field that is missing — and validation reports them "
             "with everything else."
@@ -545,7 +546,9 @@ rules = revision(
                         "characters of a-z, 0-9 and '-'"
                     ],
                     "slug-unique": [
-                        "articles/post.py:16: retry: slug 'retry' is already used at articles/post.py:12"
+                        "articles/post.py:16: retry: slug 'retry' is already used at articles/post.py:12; "
+                        "a later revision of that article gives revised= (its date) and changes= (what "
+                        "changed and why)"
                     ],
                     "categories": [
                         "articles/post.py:20: no-category: at least one category is required",
@@ -573,10 +576,12 @@ rules = revision(
             [
                 "**`slug`** — the slug becomes the page's address (`/articles/SLUG/`), so it "
                 "is 3 to 120 characters of lower-case ASCII letters, digits and hyphens.",
-                "**`slug-unique`** — two revisions with the same slug would write the same "
-                "page. The problem is reported at the later one and names where the slug was "
+                "**`slug-unique`** — a slug used again is either a second article, which needs "
+                "a slug of its own, or a later revision of the same article, which says so with "
+                "`revised=` and `changes=` ([Correcting an article](/articles/revisions-over-time/)). "
+                "A revision that does neither is reported at its `slug=`, naming where the slug was "
                 "first used, in the same module or another one (modules are read in file-name "
-                "order). Rename one of them.",
+                "order). Rename it, or make it the article's next revision.",
                 "**`categories`** — every revision needs at least one category, and no "
                 "category may be blank. Each category gets a page whose folder name is made "
                 "from it, and a file name has room for about 255 bytes, so a category whose "
@@ -895,8 +900,11 @@ rules = revision(
                 'the ids written in trusted HTML: `Markup(\'<p id="kept">…</p>\')`, and `<a name="…">`;',
                 "the ids the page's template writes: `main`, `search`, `toc-heading`, "
                 "`verified-heading` and `fixtures` (and `fixture-NAME` for each fixture in the box "
-                "at the top), which no heading takes (a heading *Main* gets `main-2`) — and, on "
-                "a site with templates of its own, every id they write literally "
+                "at the top), which no heading takes (a heading *Main* gets `main-2`); `history` "
+                "and `history-heading`, the section listing the revisions of an article that has "
+                "more than one ([Correcting an article](/articles/revisions-over-time/)), which no "
+                "heading takes either — and, on a site with templates of its own, every id they "
+                "write literally "
                 '(`<section id="comments">`).',
             ]
         ),
@@ -916,7 +924,11 @@ rules = revision(
             "has the others, in the same form: categories written two ways across the site (and "
             'the one rule that is a warning), batch modules that do not load, "did you mean" for '
             "every name you type, the settings, a site's own templates, links to drafts and "
-            "scheduled revisions, and fixtures. When `validate` has nothing left to say it prints "
+            "scheduled revisions, and fixtures. The rules that tie an article's revisions together "
+            "— `revision-first`, `revised`, `changes`, `published`, `revised-order`, "
+            "`revision-body`, and `labels` for the words of the history pages — are shown with "
+            "their lines in [Correcting an article](/articles/revisions-over-time/#the-rules). When "
+            "`validate` has nothing left to say it prints "
             "`ok:` with the number of revisions and fixtures it checked, and exits with 0."
         ),
     ],

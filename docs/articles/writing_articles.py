@@ -807,7 +807,8 @@ writing = revision(
         ),
         heading("The fields of revision()"),
         paragraph(
-            "`revision` takes keyword arguments only. Seven fields are required and four are optional:"
+            "`revision` takes keyword arguments only. Seven fields are required and six are optional; "
+            "the last two of them are for correcting an article that is already published:"
         ),
         data_table(
             "The fields of revision()",
@@ -817,8 +818,8 @@ writing = revision(
                     "`slug`",
                     "yes",
                     "`str`",
-                    "3 to 120 characters of `a-z`, `0-9` and `-`; unique in the site. The article's "
-                    "page is `/articles/SLUG/`.",
+                    "3 to 120 characters of `a-z`, `0-9` and `-`; unique in the site, but for the later "
+                    "revisions of the same article. The article's page is `/articles/SLUG/`.",
                 ],
                 ["`title`", "yes", "`str`", "Plain text (not Markdown), not empty."],
                 [
@@ -876,6 +877,21 @@ writing = revision(
                     "`bool`",
                     "`False`. `True` makes the revision a draft: checked, but left out of the site "
                     "(see below).",
+                ],
+                [
+                    "`revised`",
+                    "no",
+                    "`str`",
+                    "None: the revision is the article's first. An ISO date makes it a later revision of "
+                    "the published article with the same `slug` and `published`, dated that day "
+                    "([Correcting an article](/articles/revisions-over-time/)).",
+                ],
+                [
+                    "`changes`",
+                    "no",
+                    "`str`",
+                    "None. Inline Markdown: what a later revision changed and why, shown to readers in "
+                    "the article's history. Required with `revised`.",
                 ],
             ],
         ),
@@ -937,7 +953,9 @@ writing = revision(
             "leaves the revision out of everything it writes: it gets no page and no card on the home "
             "page or its categories' pages, no entry in the feed, the sitemap or the search index, and "
             "no object in `revisions.json` or in what `site-builder revisions` prints. A category "
-            "whose every revision is left out gets no page either."
+            "whose every revision is left out gets no page either. A later revision of a published "
+            "article is scheduled by its `revised` date: until that day the site shows the revision "
+            "before it ([Correcting an article](/articles/revisions-over-time/))."
         ),
         paragraph(
             "**The build's date** is today's date in UTC — or, when the environment variable "
