@@ -469,13 +469,15 @@ incremental_page = revision(
             },
         ),
         paragraph(
-            "One cost is worth knowing. The batch that published a corrected article wrote that "
-            "article's page when it was loaded, and the build then replaced it with the latest "
-            "revision's page. A kept batch is used again only while its pages are as it wrote "
-            "them, so that first batch is loaded again — imported, its fixtures run — on every "
-            "build that has anything to do, even when nothing in it changed. The output is the "
-            "same as ever; the time is that of one more batch for each corrected article. (A "
-            "build with nothing to do at all still stops before loading anything.)"
+            "One cost is worth knowing, once. The batch that published the corrected article "
+            "wrote that article's page when it was loaded, and the build replaced it with the "
+            "latest revision's page; a kept batch is used again only while its pages are as it "
+            "wrote them, so the next build that has anything to do loads that batch once more. "
+            "The cache remembers which articles a build found corrected, and from then on the "
+            "batch that first published one leaves its page to the build, which renders it with "
+            "the history: the batch is kept again like any other. Should the correction be "
+            "withdrawn, the build renders the article's page from the kept batch as a batch "
+            "would have. Either way the output is that of a clean build."
         ),
         heading("Always the output of a clean build"),
         paragraph(
