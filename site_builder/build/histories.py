@@ -2,7 +2,8 @@
 
 A batch renders its revisions' pages on its own, but an article's history spans
 batches: which revision is the latest, the number of each, the diff pages. So a
-worker renders only the pages of first revisions, and here, with every batch's
+worker renders only the pages of first revisions (and not even those of an article
+the last build found revised: :attr:`Summary.deferred`), and here, with every batch's
 summary at hand, the kernel numbers the revisions of each article with a history,
 renders all of its pages (:mod:`site_builder.render.history_pages`), and gives the
 lists, the feed, the sitemap and ``revisions.json`` one entry per article (the
@@ -109,16 +110,17 @@ class Histories:
         content = str(self._read[s][i]["contentHtml"])
         return dataclasses.replace(part.items[i], content_html=content, proofs=part.proofs[i])
 
-    def unrendered(self) -> list[Place]:
+    @functools.cached_property
+    def unrendered(self) -> tuple[Place, ...]:
         """Articles with one revision whose page no worker rendered: the last build found them
         revised (:attr:`Summary.deferred`), and now they are not."""
-        rendered = {path for part in self.summaries for path in part.pages or {}}
-        return [
+        return tuple(
             (s, i)
             for s, part in enumerate(self.summaries)
+            if part.deferred
             for i, item in enumerate(part.items)
-            if item.slug not in self.articles and article_file(item.slug) not in rendered
-        ]
+            if item.slug not in self.articles and article_file(item.slug) in part.deferred
+        )
 
     def owners(self) -> Iterator[tuple[str, str]]:
         """Each page the kernel renders at an article's URL, and the batch whose search shard
@@ -126,7 +128,7 @@ class Histories:
         for places in self.articles.values():
             s, i = places[0]
             yield article_file(self.summaries[s].items[i].slug), self.summaries[s].name
-        for s, i in self.unrendered():
+        for s, i in self.unrendered:
             yield article_file(self.summaries[s].items[i].slug), self.summaries[s].name
 
     def _item(self, place: Place) -> Item:

@@ -134,9 +134,7 @@ def _history_files(
     try:
         for slug in histories.articles:
             texts |= render_history(env, settings, histories.whole(slug), categories)
-        texts |= render_articles(
-            env, settings, [histories.whole_at(place) for place in histories.unrendered()]
-        )
+        texts |= render_articles(env, settings, [histories.whole_at(place) for place in histories.unrendered])
     except jinja2.TemplateError as exc:
         return template_problem(root, exc)
     files = {path: text.encode("utf-8") for path, text in texts.items()}

@@ -168,7 +168,7 @@ def home_order(settings: Settings, items: Sequence[Item]) -> list[Item]:
 def render_articles(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
     """The article pages of ``items``: each depends on its own revision only."""
     chrome = Chrome(settings.labels)
-    return {article_file(item.slug): _article(env, settings, item, chrome) for item in items}
+    return {article_file(item.slug): article_page(env, settings, item, chrome) for item in items}
 
 
 def render_lists(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
@@ -217,20 +217,10 @@ def _categories(items: Sequence[Item]) -> list[tuple[CategoryLink, list[Item]]]:
 
 
 def article_page(
-    env: jinja2.Environment,
-    settings: Settings,
-    item: Item,
-    chrome: Chrome,
-    history: History | None = None,
+    env: jinja2.Environment, settings: Settings, item: Item, chrome: Chrome, history: History | None = None
 ) -> str:
     """One article page; with ``history``, the revision it shows among its article's others
     (an earlier one's page lives at its own URL and names the latest as canonical)."""
-    return _article(env, settings, item, chrome, history)
-
-
-def _article(
-    env: jinja2.Environment, settings: Settings, item: Item, chrome: Chrome, history: History | None = None
-) -> str:
     proofs = fixture_entries(settings, item.proofs)
     marked = mark_proofs(item.content_html, item.proofs, proofs, chrome(item.lang).proof_mark)
     body, toc = add_heading_ids(marked, RESERVED_IDS | {entry.anchor for entry in proofs.values()})

@@ -110,16 +110,18 @@ class Indexing:
         """Pages of ``batch`` rewritten after they arrived (an article's latest revision, which
         needs every batch): its shard is made again from the pages as they are now."""
         number = self.batches.get(batch)
-        members = self.members.get(number) if number is not None else None
-        if number is None or members is None or all(members.get(p) == sha for p, sha in pages.items()):
+        if number is None:
+            return
+        members = self.members.setdefault(number, {})
+        if all(members.get(p) == sha for p, sha in pages.items()):
             return
         members.update(pages)
         old = next((shard for shard in self.shards if shard.number == number), None)
-        if old is None:  # not started yet: it starts with the pages as they are now
-            return
-        self.shards.remove(old)
-        self._forget(old.key)
-        self.add(make_shard(number, members, self.language))
+        if old is not None:
+            self.shards.remove(old)
+            self._forget(old.key)
+        if not self.waiting[number]:  # else it starts, with these pages, when its last batch arrives
+            self.add(make_shard(number, members, self.language))
 
     def _forget(self, key: str) -> None:
         """Drop what a shard no longer in the index set going: its run, its queue place, its bundle."""
