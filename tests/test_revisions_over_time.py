@@ -455,3 +455,19 @@ def test_a_link_to_the_history_needs_an_article_with_one(make_site: MakeSite, ru
     assert [(p["path"], p["line"], p["rule"]) for p in json.loads(result.out)] == [
         ("articles/d_other.py", _line(linking, "[history]"), "fragment")
     ]
+
+
+def test_a_later_batch_is_built_again_when_a_batch_it_imports_changes(
+    make_site: MakeSite, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """b_2021 and c_2022 print SOURCES from a_2020: an edit there reaches their pages."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    site = make_site(FILES)
+    build(run_cli, site)
+    edited = FIRST.replace('note="a"', 'note="a, edited"')
+    (site / "articles/a_2020.py").write_text(edited, "utf-8")
+    build(run_cli, site)
+    assert "a, edited" in (site / "build" / PAGES["latest"]).read_text("utf-8")
+    clean = make_site({**FILES, "articles/a_2020.py": edited}, name="clean")
+    build(run_cli, clean, "--no-cache")
+    assert _tree(site / "build") == _tree(clean / "build")

@@ -60,6 +60,9 @@ class Summary:
     proofs: tuple[tuple[Proof, ...], ...] = ()
     """The verified outputs of each of ``items``: what its page marks, if the kernel renders it
     (a revision of an article with a history, :mod:`.history_pages`)."""
+    depends: tuple[tuple[str, str], ...] = ()
+    """The other batches it imported, each with its cache key then: a kept summary holds only
+    while each of them has that key still."""
     deferred: tuple[str, ...] = ()
     """Pages of its revisions left to the kernel (an article the last build found revised):
     its search shard hears of its pages once the kernel has rendered them."""

@@ -57,6 +57,7 @@ def load_batches(
     found: dict[Path, Summary] = {}
     paths = sorted(keys, key=lambda path: hooks.group(path.stem)) if hooks is not None else list(keys)
     kept = reuse.batch_keys() if reuse is not None else set()
+    by_name = {path.stem: key for path, key in keys.items()}
     tell = _teller(hooks)
     with Workers(job, min(jobs or default_jobs(), max(1, len(keys)))) as workers:
         for path in paths:  # what must be loaded first: the workers start on it at once
@@ -68,7 +69,7 @@ def load_batches(
         for path in paths:
             if keys[path] not in kept or reuse is None:
                 continue
-            entry = _usable(reuse.summary(keys[path]), job, hooks)
+            entry = _usable(reuse.summary(keys[path]), job, hooks, by_name)
             if entry is not None:
                 found[path] = entry
                 tell(path, Loaded(entry, None))
@@ -90,9 +91,12 @@ def _teller(hooks: Hooks | None) -> Callable[[Path, Loaded], None]:
     return tell
 
 
-def _usable(entry: Summary | None, job: Job, hooks: Hooks | None) -> Summary | None:
-    """A kept summary that has what this run needs (fixture outcomes, pages at hand)."""
+def _usable(entry: Summary | None, job: Job, hooks: Hooks | None, keys: dict[str, str]) -> Summary | None:
+    """A kept summary that has what this run needs (fixture outcomes, pages at hand), made while
+    the batches it imports were as they are (``keys``: every batch's key by name)."""
     if entry is None or (job.run and entry.outcomes is None):
+        return None
+    if any(keys.get(name) != key for name, key in entry.depends):
         return None
     if entry.views != views(job.schedule, entry.refs.timings):  # described under another date or flags
         return None

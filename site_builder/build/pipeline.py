@@ -175,6 +175,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
         keep=plan.reuse is not None,
         schedule=plan.schedule,
         superseded=plan.reuse.superseded() if plan.reuse is not None else frozenset(),
+        common=plan.inputs.common,
     )
     batches = load_batches(job, plan.inputs.keys, plan.reuse, jobs, hooks)
     return judge(plan.project, batches, run=True, schedule=plan.schedule)

@@ -94,7 +94,8 @@ def check_site(
         problems = (*project.problems, missing_articles(project.settings))
         return Judged(project, {}, tuple(sorted(problems, key=Problem.sort_key)), {}, schedule)
     inputs = hash_inputs(project, project.output(), reuse.stamps() if reuse is not None else None)
-    batches = load_batches(Job(project, spool, run=run, schedule=schedule), inputs.keys, reuse, jobs)
+    job = Job(project, spool, run=run, schedule=schedule, common=inputs.common)
+    batches = load_batches(job, inputs.keys, reuse, jobs)
     return judge(project, batches, run, schedule)
 
 

@@ -10,6 +10,7 @@ and then reported, so one batch never takes the others down.
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import pickle
 from collections import deque
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.build.batch import Summary, summarize
+from site_builder.build.inputs import batch_key
 from site_builder.check.claims import same_every_time
 from site_builder.check.fixture_runs import Outcome, run_fixtures
 from site_builder.check.load import Batch, fixture_id, forget, load_batch
@@ -63,6 +65,9 @@ class Job:
     """What is published (drafts, scheduled revisions); None: every revision, unmarked (``verify``)."""
     superseded: frozenset[str] = frozenset()
     """Slugs whose first revision's page the kernel renders (:meth:`Reuse.superseded`)."""
+    common: str = ""
+    """What every batch's cache key shares (:attr:`Inputs.common`): the keys of the batches a
+    batch imports are computed with it."""
 
 
 class Workers:
@@ -153,6 +158,10 @@ def load_one(path: Path, key: str, job: Job) -> Loaded:
     outcomes = _run(batch, job) if job.run else None
     spool = job.spool / f"{key}.text"
     summary = summarize(job.project, batch, outcomes, job.staging, spool, job.schedule, job.superseded)
+    if batch.imports:
+        folder = batch.path.parent
+        depends = tuple((name, batch_key(job.common, folder / f"{name}.py")) for name in batch.imports)
+        summary = dataclasses.replace(summary, depends=depends)
     forget(batch)  # the summary is all that is needed of it now
     if job.keep and problem is None and summary.clean:  # pickled here, in parallel, not in the main process
         (job.spool / f"{key}.summary").write_bytes(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))

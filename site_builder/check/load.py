@@ -12,6 +12,7 @@ import linecache
 import re
 import sys
 import traceback
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -37,6 +38,9 @@ class Batch:
     """The module's ``revisions`` list."""
     fixtures: tuple[Fixture, ...]
     """Every ``@fixture`` defined in the module, by line."""
+    imports: tuple[str, ...] = ()
+    """The other batches it imported (``from retry_2020_06 import SOURCES``), by name: what it
+    says depends on them too, so a kept summary of it holds only while they are unchanged."""
 
 
 def relative_to_root(root: Path, path: str | Path) -> str:
@@ -78,7 +82,7 @@ def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
             not_utf8[0], "import", f"cannot import: the file is not valid UTF-8 ({not_utf8[1]})"
         )
     try:
-        module = _import(path, _MODULE_PREFIX + name)
+        module, imports = _import(path, _MODULE_PREFIX + name)
     except SyntaxError as exc:
         return None, problem(exc.lineno or 1, "import", f"cannot import: {_syntax_message(exc)}")
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - an author's module may raise anything
@@ -107,7 +111,7 @@ def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
         (v for v in vars(module).values() if isinstance(v, Fixture) and v.module == module.__name__),
         key=lambda fx: fx.site.line,
     )
-    return Batch(name, path.resolve(), good, tuple(fixtures)), found
+    return Batch(name, path.resolve(), good, tuple(fixtures), imports), found
 
 
 def forget(batch: Batch) -> None:
@@ -115,10 +119,13 @@ def forget(batch: Batch) -> None:
     ``linecache`` (read to place a fixture's ``def``): a worker that imports thousands
     of batches would otherwise keep every one of them, and their revisions, alive."""
     sys.modules.pop(_MODULE_PREFIX + batch.name, None)
+    for name in batch.imports:  # imported afresh by the next batch that imports it: never stale
+        sys.modules.pop(name, None)
     linecache.cache.pop(str(batch.path), None)
 
 
-def _import(path: Path, module_name: str) -> ModuleType:
+def _import(path: Path, module_name: str) -> tuple[ModuleType, tuple[str, ...]]:
+    """The module, and the other batches of its folder it imported."""
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path.name}")
@@ -129,15 +136,36 @@ def _import(path: Path, module_name: str) -> ModuleType:
     # starting with "_" is never a batch). Appended, so a batch named like a standard
     # module never shadows it; every file of the folder is part of each batch's cache key.
     folder = str(path.parent)
+    before = set(sys.modules)
     sys.path.append(folder)
     try:
         spec.loader.exec_module(module)
     except BaseException:
         sys.modules.pop(module_name, None)
+        _drop_batches(sys.modules.keys() - before, path.parent)
         raise
     finally:
         sys.path.remove(folder)
-    return module
+    return module, _drop_batches(sys.modules.keys() - before - {module_name}, path.parent, keep=True)
+
+
+def _drop_batches(names: Iterable[str], folder: Path, *, keep: bool = False) -> tuple[str, ...]:
+    """The batches of ``folder`` among the modules ``names`` (a helper module, ``_x.py``, is
+    none), sorted; removed from ``sys.modules`` unless ``keep``."""
+    found = []
+    folder = folder.resolve()
+    for name in names:
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if (
+            isinstance(file, str)
+            and Path(file).resolve().parent == folder
+            and not Path(file).name.startswith("_")
+        ):
+            found.append(name)
+    if not keep:
+        for name in found:
+            sys.modules.pop(name, None)
+    return tuple(sorted(found))
 
 
 def _syntax_message(exc: SyntaxError) -> str:
