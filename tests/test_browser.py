@@ -65,7 +65,9 @@ SEARCHES = [
     pytest.param("워커", "retry-decision-one-question", id="ko"),
     pytest.param("jitter", "retry-spec-read-as-a-test", id="en"),
 ]
-PAGE_TYPES = ["index", "article", "category", "categories", "404"]
+REVISED = ("retry-client-one-intent-one-key", "retry-spec-read-as-a-test")
+"""Two articles of this repository that have a second revision."""
+PAGE_TYPES = ["index", "article", "revision", "diff", "category", "categories", "404"]
 
 
 # --- the site, served ------------------------------------------------------------------------
@@ -110,6 +112,9 @@ def _pages_by_type(root: Path, categories: list[str]) -> dict[str, list[str]]:
     return {
         "index": ["/"],
         "article": [f"/articles/{slug}/" for slug in articles],
+        # An earlier revision and a diff page, in Russian and in English (issue 16).
+        "revision": [f"/articles/{slug}/revisions/1/" for slug in REVISED],
+        "diff": [f"/articles/{slug}/diff/2/" for slug in REVISED],
         "category": sorted({categories[0], categories[-1]}),
         "categories": ["/categories/"],
         "404": [MISSING_PATH],

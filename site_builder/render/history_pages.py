@@ -17,6 +17,7 @@ from site_builder.language.labels import Chrome
 from site_builder.render.diff import diff_revisions
 from site_builder.render.history import History, Version, history_of
 from site_builder.render.pages import CategoryLink, Item, article_page, render_page
+from site_builder.render.scroll_regions import focusable_regions
 from site_builder.settings import Settings
 
 
@@ -78,7 +79,7 @@ def _diff_page(
         article_url=article_url(new.slug),
         old=versions[number - 1],
         new=versions[number],
-        html=changed.html,
+        html=Markup(focusable_regions(changed.html)),  # code and tables scroll: keyboard reachable
         added=changed.words_added,
         removed=changed.words_removed,
     )
