@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -14,6 +15,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,6 +29,7 @@ from conftest import HEADER, SETTINGS, MakeSite
 T = TypeVar("T")
 
 STATE = "/__site_builder__/state"
+EVENTS = "/__site_builder__/events"
 DEADLINE = 15.0  # seconds any one expected change may take to show
 POLL = 0.15
 SERVING = re.compile(r"serving on (http://127\.0\.0\.1:(\d+)/) \(Ctrl-C to stop\)")
@@ -172,6 +175,30 @@ def state_when(base: str, condition: Callable[[dict[str, Any]], bool]) -> dict[s
     return current if condition(current) else None
 
 
+@contextmanager
+def listening(base: str) -> Iterator[queue.Queue[dict[str, Any]]]:
+    """The states ``serve`` pushes over its event stream, as an open page hears them."""
+    parts = urllib.parse.urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=DEADLINE)
+    connection.request("GET", EVENTS)
+    response = connection.getresponse()
+    assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
+    heard: queue.Queue[dict[str, Any]] = queue.Queue()
+
+    def read() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            for line in response:
+                if line.startswith(b"data: "):
+                    heard.put(json.loads(line[len(b"data: ") :]))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        yield heard
+    finally:
+        connection.close()
+
+
 def replace_file(root: Path, relative: str, text: str) -> None:
     """Write a file in one step, the way editors save: a temp file renamed over it."""
     temp = root / ".editor-save.tmp"  # at the root, outside what serve watches
@@ -195,15 +222,18 @@ def test_serve_builds_reloads_keeps_last_good_site_and_stops_on_ctrl_c(make_site
         for path in ("", ARTICLE_URL):
             status, html = get(base + path)
             assert status == 200
-            assert STATE in html and "<script>" in html, f"no reload script in /{path}"
+            assert EVENTS in html and "<script>" in html, f"no reload script in /{path}"
+            assert "var seen = 1," in html, "the page is not told the version it was served at"
             assert html.rstrip().endswith("</html>")
         status, html = get(base + ARTICLE_URL)
         assert "Original words about caching." in html
         assert state(base) == {"version": 1, "problems": []}
 
-        # An edit rebuilds: version 2, and the page shows the new text.
-        replace_file(root, ARTICLE, live_batch("Edited words about invalidation, longer now."))
-        wait_for("version 2", lambda: state_when(base, lambda s: s["version"] == 2), server)
+        # An edit rebuilds: version 2, pushed to a listening page, and the page shows the new text.
+        with listening(base) as pushed:
+            assert pushed.get(timeout=DEADLINE) == {"version": 1, "problems": []}
+            replace_file(root, ARTICLE, live_batch("Edited words about invalidation, longer now."))
+            assert pushed.get(timeout=DEADLINE) == {"version": 2, "problems": []}, server.output()
         assert state(base) == {"version": 2, "problems": []}
         status, html = get(base + ARTICLE_URL)
         assert status == 200
@@ -295,7 +325,7 @@ def test_serve_serves_a_sub_path_site_below_its_path(make_site: MakeSite) -> Non
 
         status, html = get(base + ARTICLE_URL)
         assert status == 200 and "Words written below a sub-path." in html
-        assert 'href="/sub/theme/style.css"' in html and STATE in html
+        assert 'href="/sub/theme/style.css"' in html and f"/sub{EVENTS}" in html
 
         # Live reload still works: an edit rebuilds and the page below the path shows it.
         replace_file(root, ARTICLE, live_batch("Edited words written below a sub-path."))
@@ -328,7 +358,7 @@ def test_serve_on_a_port_in_use_is_a_usage_error(make_site: MakeSite) -> None:
 
 # --- the site's own 404 page ----------------------------------------------------------------------
 
-RELOAD = re.compile(r"<script>\n\(function \(\) \{\n  var seen = null.*?</script>\n", re.S)
+RELOAD = re.compile(r"<script>\n\(function \(\) \{\n  var seen = \d+.*?</script>\n", re.S)
 
 
 def built_404(root: Path, tmp_path: Path) -> str:
@@ -371,7 +401,7 @@ def test_serve_answers_a_missing_path_with_the_sites_404_page(
         for url in [base + path for path in missing] + [f"http://127.0.0.1:{port}{p}" for p in outside]:
             status, body = get(url)
             assert status == 404, url
-            assert STATE in body, f"{url}: no reload script"  # it reloads once the page exists
+            assert EVENTS in body, f"{url}: no reload script"  # it reloads once the page exists
             assert RELOAD.sub("", body) == expected, url
         assert head_status(port, f"{base_path}no-such-page/") == (404, b"")
         status, html = get(base + ARTICLE_URL)

@@ -13,6 +13,7 @@ from pathlib import Path
 from site_builder.build.inputs import Inputs, hash_inputs
 from site_builder.build.reuse import Reuse
 from site_builder.build.staging import leftovers
+from site_builder.build.store import Store
 from site_builder.build.written import Written
 from site_builder.check.schedule import Schedule
 from site_builder.errors import UsageError
@@ -41,14 +42,20 @@ class Plan:
 
 
 def plan_build(
-    project: Project, out: Path | None = None, *, cache: bool = True, schedule: Schedule | None = None
+    project: Project,
+    out: Path | None = None,
+    *,
+    cache: bool = True,
+    schedule: Schedule | None = None,
+    store: Store | None = None,
 ) -> Plan:
     """Plan a build of ``project`` into ``out`` (default: its ``output_dir``) under ``schedule``
-    (default: today's, or ``SOURCE_DATE_EPOCH``'s, without drafts or scheduled revisions)."""
+    (default: today's, or ``SOURCE_DATE_EPOCH``'s, without drafts or scheduled revisions);
+    ``store``: the cache as a long-lived process keeps it (default: read from disk)."""
     schedule = schedule or Schedule.now()
     target = project.output(out)
     _check_target(project, target)
-    reuse = Reuse.of(project.root, target) if cache else None
+    reuse = Reuse.of(project.root, target, store) if cache else None
     inputs = hash_inputs(project, target, reuse.stamps() if reuse is not None else None)
     live = reuse.live() if reuse is not None else None
     unchanged = _unchanged(project, target, inputs, live, schedule)

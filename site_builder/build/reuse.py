@@ -64,9 +64,10 @@ class Reuse:
     """The output folder."""
 
     @classmethod
-    def of(cls, root: Path, target: Path) -> Reuse:
-        """The cache of the site at ``root``, for builds into ``target``."""
-        return cls(Store.of(root), target)
+    def of(cls, root: Path, target: Path, store: Store | None = None) -> Reuse:
+        """The cache of the site at ``root`` (or ``store``, one kept in memory), for builds
+        into ``target``."""
+        return cls(store or Store.of(root), target)
 
     @property
     def _record(self) -> str:

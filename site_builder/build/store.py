@@ -4,6 +4,11 @@ A plain store of pickled entries by kind and key. Entries are written to a
 temporary name and renamed, so a killed build leaves whole entries or none; an
 entry that cannot be read is a miss. What is kept there, and when, is
 :mod:`site_builder.build.reuse`'s business.
+
+A long-lived process (``serve``) keeps the entries it read or wrote in memory as
+well (:meth:`Store.in_memory`): a rebuild then unpickles only what the last one
+changed, not every batch's summary again. The entries are values no build changes
+(frozen summaries, records replaced whole), so one object serves every rebuild.
 """
 
 from __future__ import annotations
@@ -23,16 +28,33 @@ class Store:
     """The cache folder of one site; every method tolerates a missing or damaged folder."""
 
     folder: Path
+    memory: dict[str, object] | None = None
+    """Entries by ``kind/key`` as this process last read or wrote them (None: read each time)."""
 
     @classmethod
     def of(cls, root: Path) -> Store:
         """The cache of the site at ``root``."""
         return cls(root / CACHE_DIR)
 
+    @classmethod
+    def in_memory(cls, root: Path) -> Store:
+        """The cache of the site at ``root``, its entries also kept in this process's memory
+        (for one process that builds the site again and again, alone)."""
+        return cls(root / CACHE_DIR, {})
+
     def get(self, kind: str, key: str) -> object | None:
         """The entry stored under ``kind/key``, or None."""
+        name = f"{kind}/{key}"
+        if self.memory is not None and name in self.memory:
+            return self.memory[name]
+        entry = self._read(name)
+        if self.memory is not None and entry is not None:
+            self.memory[name] = entry
+        return entry
+
+    def _read(self, name: str) -> object | None:
         try:
-            with open(os.path.join(self.folder, kind, key), "rb") as file:
+            with open(os.path.join(self.folder, name), "rb") as file:
                 entry: object = pickle.load(file)
                 return entry
         except (
@@ -48,10 +70,13 @@ class Store:
 
     def put(self, kind: str, key: str, value: object) -> None:
         """Store ``value`` under ``kind/key``; a cache that cannot be written is skipped."""
-        self.write_bytes(f"{kind}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        if self.write_bytes(f"{kind}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)):
+            if self.memory is not None:
+                self.memory[f"{kind}/{key}"] = value
 
-    def write_bytes(self, name: str, data: bytes) -> None:
-        """Write one file of the cache whole, or not at all."""
+    def write_bytes(self, name: str, data: bytes) -> bool:
+        """Write one file of the cache whole, or not at all (then False)."""
+        self._forget(name)
         path = self.folder / name
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
@@ -60,10 +85,13 @@ class Store:
             os.replace(temporary, path)
         except OSError:
             temporary.unlink(missing_ok=True)
+            return False
+        return True
 
     def move_in(self, source: Path, name: str) -> bool:
         """Move a file or folder into the cache as ``name`` (replacing what was there)."""
         target = self.folder / name
+        self._forget(name)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             if source.is_dir():
@@ -75,6 +103,7 @@ class Store:
 
     def drop(self, kind: str, key: str) -> None:
         """Forget one entry."""
+        self._forget(f"{kind}/{key}")
         with contextlib.suppress(OSError):
             (self.folder / kind / key).unlink(missing_ok=True)
 
@@ -93,6 +122,7 @@ class Store:
             return
         for entry in entries:
             if entry.name.split(".")[0] not in keys:
+                self._forget(f"{kind}/{entry.name}")
                 try:
                     if entry.is_dir():
                         shutil.rmtree(entry, ignore_errors=True)
@@ -100,3 +130,10 @@ class Store:
                         entry.unlink()
                 except OSError:
                     pass
+
+    def _forget(self, name: str) -> None:
+        """Drop what memory holds of ``name`` (and of what lies below it, for a folder)."""
+        if self.memory:
+            self.memory.pop(name, None)
+            for held in [held for held in self.memory if held.startswith(name + "/")]:
+                del self.memory[held]
