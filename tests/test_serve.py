@@ -112,7 +112,7 @@ def _pump(stream: Any, lines: queue.Queue[str | None]) -> None:
 
 
 @contextmanager
-def serving(root: Path, *extra: str) -> Iterator[Server]:
+def serving(root: Path, *extra: str, env: dict[str, str] | None = None) -> Iterator[Server]:
     """Start ``serve --root ROOT``; always stop it (SIGKILL if still running) and close its pipe."""
     process = subprocess.Popen(
         [sys.executable, "-m", "site_builder", "serve", "--root", str(root), *extra],
@@ -121,6 +121,7 @@ def serving(root: Path, *extra: str) -> Iterator[Server]:
         stderr=subprocess.PIPE,
         text=True,
         encoding="utf-8",
+        env=env,
     )
     lines: queue.Queue[str | None] = queue.Queue()
     reader = threading.Thread(target=_pump, args=(process.stderr, lines), daemon=True)
@@ -588,3 +589,73 @@ def test_sigterm_while_serving_stops_serve_cleanly(make_site: MakeSite, tmp_path
         code, err = stopped(process, tmp_path)
         assert code == 0, "".join(lines) + err
         assert err == ""
+
+
+SLOW_BATCH = (
+    HEADER
+    + """
+import time
+
+time.sleep(1.0)  # a slow import: the rebuild that re-imports it is under way for a second
+
+SRC = [Source(title="One", url="https://example.org/one", note="the first"),
+       Source(title="Two", url="https://example.org/two", note="the second")]
+
+revisions = [revision(slug="slow-article", title="Slow", categories=["Misc"], excerpt="Slow.",
+                      published="2024-03-01", body=[paragraph({text!r})], sources=SRC)]
+"""
+)
+
+
+def session_processes(session: int) -> list[int]:
+    """The processes still alive in ``session`` (serve runs as a session leader: its workers,
+    fixture runs and Pagefind are in its session unless one escaped it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session and fields[0] != "Z":  # fields: state, ppid, pgrp, session, ...
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.15, 0.3, 0.5, 0.8, 1.1, 1.4, 1.8])
+def test_sigterm_at_any_moment_of_a_rebuild_stops_serve_within_2_s(
+    make_site: MakeSite, tmp_path: Path, delay: float
+) -> None:
+    """An edit, then SIGTERM ``delay`` seconds later: before the change is seen, while the
+    edited batch is re-imported, rendered, indexed or swapped in. serve ends within 2 s, with
+    exit 0, nothing left in TMPDIR and no process of its session alive."""
+    root = make_site(
+        {
+            ARTICLE: live_batch("Enough words to pass the tiny limit of this test site."),
+            "articles/slow_2024_03.py": SLOW_BATCH.format(text="The first words of the slow batch."),
+        }
+    )
+    with serve_process(root, tmp_path) as process:
+        assert process.stderr is not None
+        lines: list[str] = []
+        while not any("serving on" in line for line in lines):
+            line = process.stderr.readline()
+            assert line, f"serve ended before serving: {''.join(lines)}"
+            lines.append(line)
+        replace_file(root, "articles/slow_2024_03.py", SLOW_BATCH.format(text="Edited words, slow again."))
+        time.sleep(delay)
+        process.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        try:
+            process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(
+                f"serve did not stop within 2 s of SIGTERM ({delay} s after an edit)"
+            ) from None
+        took = time.monotonic() - signalled
+        code, err = stopped(process, tmp_path)
+        assert code == 0, "".join(lines) + err
+        left = session_processes(process.pid)
+        assert left == [], f"processes of serve's session left {took:.2f} s after SIGTERM: {left}"

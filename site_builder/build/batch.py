@@ -22,6 +22,7 @@ from site_builder.build.staging import write_file
 from site_builder.build.texts import Texts
 from site_builder.check.claims import fixture_problems
 from site_builder.check.fixture_runs import Outcome
+from site_builder.check.images import Assets
 from site_builder.check.linkcheck import Scan, scan_page
 from site_builder.check.load import Batch
 from site_builder.check.rules import Refs, batch_problems
@@ -75,9 +76,8 @@ class Summary:
         loaded: list[dict[str, object]] = json.loads(b"[" + self.texts.fragment() + b"]")
         return loaded
 
-    def images_unchanged(self, project: Project) -> bool:
+    def images_unchanged(self, assets: Assets) -> bool:
         """Whether every image its pages show still has the size they give it."""
-        assets = project.root / project.settings.assets_dir
         return all(unchanged(assets, item.images) for item in self.items)
 
     @property

@@ -34,6 +34,7 @@ from site_builder.build.site_check import Judged, judge
 from site_builder.build.sitewide import stage_rest
 from site_builder.build.staged_links import check_links
 from site_builder.build.workers import Job
+from site_builder.check.images import Assets
 from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem, SiteBuilderError, errors_in
 from site_builder.search.indexing import Indexing
@@ -157,13 +158,15 @@ def _load(run: _Build, jobs: int | None) -> Judged:
     """Steps 1-5: every batch loaded, judged, its fixtures run and its pages staged."""
     run.report("loading, validating and running fixtures")
     stage = run.stage
+    project = run.plan.project
+    assets = Assets(project.root / project.settings.assets_dir)
     hooks = Hooks(
         group=run.indexing.shard_number,
         arrived=run.indexing.arrived,
         # A kept batch's pages stand when they are at hand and every image they show kept its size.
         reusable=lambda summary: (
             all(stage.has(p, sha) for p, sha in (summary.pages or {}).items())
-            and summary.images_unchanged(run.plan.project)
+            and summary.images_unchanged(assets)
         ),
     )
     plan = run.plan

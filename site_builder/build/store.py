@@ -70,9 +70,9 @@ class Store:
 
     def put(self, kind: str, key: str, value: object) -> None:
         """Store ``value`` under ``kind/key``; a cache that cannot be written is skipped."""
-        if self.write_bytes(f"{kind}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)):
-            if self.memory is not None:
-                self.memory[f"{kind}/{key}"] = value
+        written = self.write_bytes(f"{kind}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        if written and self.memory is not None:
+            self.memory[f"{kind}/{key}"] = value
 
     def write_bytes(self, name: str, data: bytes) -> bool:
         """Write one file of the cache whole, or not at all (then False)."""

@@ -54,16 +54,31 @@ def shown_images(rev: Revision) -> Iterator[tuple[CallSite, str]]:
         yield from ((where, src) for _, src in shown if src)
 
 
+class Assets:
+    """The files of one assets folder that image URLs name, each URL looked up once: one
+    build's view of the folder (thousands of pages showing one figure resolve it once)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._files: dict[str, Path | None] = {}
+
+    def image(self, url: str) -> Path | None:
+        """The file under the folder that ``url`` names, or None (see :func:`image_path`)."""
+        if url not in self._files:
+            self._files[url] = image_path(url, self.folder)
+        return self._files[url]
+
+
 def image_problems(
     root: Path, settings: Settings, images: Iterable[tuple[CallSite, str, str]]
 ) -> list[Problem]:
     """Every image the site shows from its assets (``images``: where, subject, URL) has a
     width and height that can be read."""
-    assets = root / settings.assets_dir
+    assets = Assets(root / settings.assets_dir)
     problems = []
     measured: dict[Path, Size | str] = {}
     for at, subject, url in images:
-        path = image_path(url, assets)
+        path = assets.image(url)
         if path is None:  # not a file of the assets: a problem of its own already
             continue
         if path not in measured:

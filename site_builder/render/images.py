@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from site_builder.check.images import image_path, image_size, img_tags
+from site_builder.check.images import Assets, image_path, image_size, img_tags
 
 _SIZE_ATTRIBUTE = re.compile(r"\s(?:width|height)\s*=", re.IGNORECASE)
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
@@ -31,9 +31,9 @@ def measure(assets: Path, cover: str | None, content_html: str) -> Measured:
     return tuple((src, width, height) for src, (width, height) in found.items())
 
 
-def unchanged(assets: Path, measured: Measured) -> bool:
+def unchanged(assets: Assets, measured: Measured) -> bool:
     """Whether every image still has the size it was measured at (else its pages are stale)."""
-    paths = [(image_path(src, assets), (width, height)) for src, width, height in measured]
+    paths = [(assets.image(src), (width, height)) for src, width, height in measured]
     return all(path is not None and image_size(path) == size for path, size in paths)
 
 
