@@ -574,17 +574,23 @@ def test_a_signal_during_the_first_build_stops_serve_cleanly(
         assert "serving on" not in err and "built" not in err, err
 
 
+def lines_until_serving(process: subprocess.Popen[str]) -> list[str]:
+    """What serve printed up to its ``serving on`` line."""
+    assert process.stderr is not None
+    lines: list[str] = []
+    while not any("serving on" in line for line in lines):
+        line = process.stderr.readline()
+        assert line, f"serve ended before serving: {''.join(lines)}"
+        lines.append(line)
+    return lines
+
+
 def test_sigterm_while_serving_stops_serve_cleanly(make_site: MakeSite, tmp_path: Path) -> None:
     root = make_site(
         {ARTICLE: live_batch("Enough words to pass the tiny limit of this test site."), OTHER: OTHER_BATCH}
     )
     with serve_process(root, tmp_path) as process:
-        assert process.stderr is not None
-        lines: list[str] = []
-        while not any("serving on" in line for line in lines):
-            line = process.stderr.readline()
-            assert line, f"serve ended before serving: {''.join(lines)}"
-            lines.append(line)
+        lines = lines_until_serving(process)
         process.send_signal(signal.SIGTERM)
         code, err = stopped(process, tmp_path)
         assert code == 0, "".join(lines) + err
@@ -638,12 +644,7 @@ def test_sigterm_at_any_moment_of_a_rebuild_stops_serve_within_2_s(
         }
     )
     with serve_process(root, tmp_path) as process:
-        assert process.stderr is not None
-        lines: list[str] = []
-        while not any("serving on" in line for line in lines):
-            line = process.stderr.readline()
-            assert line, f"serve ended before serving: {''.join(lines)}"
-            lines.append(line)
+        lines = lines_until_serving(process)
         replace_file(root, "articles/slow_2024_03.py", SLOW_BATCH.format(text="Edited words, slow again."))
         time.sleep(delay)
         process.send_signal(signal.SIGTERM)
