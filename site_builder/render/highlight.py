@@ -36,10 +36,16 @@ def _lexer(language: str) -> Lexer | None:
 
 
 def _replace(match: re.Match[str]) -> str:
-    language, escaped = match.group(1), match.group(2)
+    return _highlighted(match.group(0), match.group(1), match.group(2))
+
+
+# An article's revisions, its diff pages and a site's repeated snippets show one block many
+# times: each is highlighted once per process. The result depends on nothing but its arguments.
+@functools.lru_cache(maxsize=1024)
+def _highlighted(block: str, language: str, escaped: str) -> str:
     lexer = _lexer(language.lower())
     if lexer is None:
-        return match.group(0)
+        return block
     code = html.unescape(escaped)
     # Pygments drops leading U+FEFFs (one or all, by version); the page must show what was written.
     bom = code[: len(code) - len(code.lstrip("\ufeff"))]
