@@ -71,12 +71,16 @@ def first_slug(batch: Path) -> str:
 
 
 def wait_until_up(process: subprocess.Popen[bytes], port: int, timeout: float) -> str:
-    """The site's root URL (serve redirects ``/`` below the base path) once serve answers."""
+    """The site's root URL (serve redirects ``/`` below the base path) once serve answers.
+    Serve listens before its first build and answers once it is done, so each request waits
+    long: one given up on would only be answered later into a closed socket."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise SystemExit(f"serve ended with exit {process.returncode} before it answered")
-        _, final = fetch(f"http://127.0.0.1:{port}/", timeout=2)
+        _, final = fetch(
+            f"http://127.0.0.1:{port}/", timeout=max(1.0, min(30.0, deadline - time.monotonic()))
+        )
         if final:
             return final
         time.sleep(0.1)
@@ -239,7 +243,7 @@ def measure_serve(args: argparse.Namespace, site: Path) -> dict[str, object]:
     port = free_port()
     command = [args.site_builder, "serve", "--root", str(site), "--port", str(port)]
     report: dict[str, object] = {"command": command, "page": f"articles/{slug}/"}
-    with (args.scratch / f"serve-{site.parent.name}.log").open("wb") as log:
+    with (args.scratch / f"serve-{args.n}.log").open("wb") as log:
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         poller = TreePoller(process.pid)
@@ -314,7 +318,7 @@ def peer_cold(path: Path | None, n: int) -> float | None:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1000, help="revisions in the corpus (default 1000)")
-    parser.add_argument("--site", type=Path, help="an existing site_builder corpus (default: write one)")
+    parser.add_argument("--site", type=Path, help="existing corpus (default: write one; say its --n)")
     parser.add_argument("--edits", type=int, default=10, help="timed edits per series (default 10)")
     parser.add_argument("--series", default="http,browser", help="comma-separated: http, browser")
     parser.add_argument("--scratch", type=Path, default=Path("/work/bench-scratch"), help="outside the repo")
