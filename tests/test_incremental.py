@@ -295,6 +295,31 @@ def test_rebuild_after_rebuild_each_equals_a_clean_build(site: Path, run_cli: Ru
     assert not any(p.name.startswith(".build") for p in site.iterdir())
 
 
+def test_a_failed_build_puts_the_spare_back_and_the_next_build_trusts_none_of_what_it_changed(
+    site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """A build that fails after bringing the spare partly up to date renames it back (deleting
+    a large site took seconds): the files it wrote or linked there are not the spare's record's."""
+    built(site, run_cli)
+    first_paragraph(site, "batch_00004", "Раз. ")
+    built(site, run_cli)  # now the cache keeps a spare
+    spare = next((site / CACHE_DIR / "spare").iterdir())
+    first_paragraph(site, "batch_00004", "Два. ")
+    first_paragraph(site, "batch_00011", "Два. ")
+    path = site / "articles/batch_00002.py"
+    good = path.read_text("utf-8")
+    path.write_text(good.replace('"checks": {', '"checks": {"broken": False, ', 1), "utf-8")
+
+    failed = run_cli(["build", "--root", str(site)])
+
+    assert failed.code == 1, failed.err
+    assert spare.is_dir(), "the failed build deleted the spare"
+    assert not any(p.name.startswith(".build") for p in site.iterdir())
+    path.write_text(good, "utf-8")
+    built(site, run_cli)
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+
+
 def _slug(number: int) -> str:
     return next(a.slug for n, articles in corpus().batches(N) if n == number for a in articles)
 

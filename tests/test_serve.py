@@ -660,3 +660,28 @@ def test_sigterm_at_any_moment_of_a_rebuild_stops_serve_within_2_s(
         assert code == 0, "".join(lines) + err
         left = session_processes(process.pid)
         assert left == [], f"processes of serve's session left {took:.2f} s after SIGTERM: {left}"
+
+
+def test_serve_keeps_its_site_in_the_cache_and_a_second_serve_builds_elsewhere(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """A stop deletes nothing, and the next serve starts from the kept site, rewriting no page
+    that did not change; a serve started while one runs builds into a temporary folder."""
+    root = make_site({ARTICLE: live_batch("Words kept between two serve sessions."), OTHER: OTHER_BATCH})
+    page = root / ".site-builder-cache" / "serve" / "site" / ARTICLE_URL / "index.html"
+    with serve_process(root, tmp_path) as process:
+        lines_until_serving(process)
+        kept = page.stat()
+        process.send_signal(signal.SIGTERM)
+        assert stopped(process, tmp_path)[0] == 0
+    assert page.stat().st_ino == kept.st_ino, "the stop removed the served site"
+    with serving(root, "--port", "0") as first:
+        base = serving_address(first, SERVING).group(1)
+        assert page.stat().st_ino == kept.st_ino and page.stat().st_mtime_ns == kept.st_mtime_ns
+        with serving(root, "--port", "0") as second:
+            other = serving_address(second, SERVING).group(1)
+            assert other != base
+            for url in (base, other):
+                status, html = get(url + ARTICLE_URL)
+                assert status == 200 and "Words kept between two serve sessions." in html
+        assert page.stat().st_ino == kept.st_ino, "the second serve built into the first one's folder"

@@ -95,7 +95,7 @@ def test_serve_rebuilds_equal_a_clean_build_byte_for_byte(make_site: MakeSite, t
     env = {**os.environ, "TMPDIR": str(temp), "SOURCE_DATE_EPOCH": EPOCH}
     with serving(root, "--port", "0", env=env) as server:
         next_build(server, "starting")
-        (served,) = temp.glob("site-builder-serve-*/site")
+        served = root / ".site-builder-cache" / "serve" / "site"
         steps = [("the first build", None), *CHANGES]
         for number, (what, change) in enumerate(steps):
             if change is not None:

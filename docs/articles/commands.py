@@ -463,8 +463,8 @@ commands = revision(
                 ["`revisions`", "validates, then prints every published revision as JSON", "nothing", "no"],
                 [
                     "`serve`",
-                    "builds into a temporary folder, serves it, rebuilds on change",
-                    "a temporary folder, the cache",
+                    "builds into the cache, serves it, rebuilds on change",
+                    "the cache (its `serve/` folder too)",
                     "yes",
                 ],
             ],
@@ -814,13 +814,16 @@ commands = revision(
         ),
         heading("serve"),
         paragraph(
-            "`site-builder serve` builds the site into a temporary folder (your `build/` is "
+            "`site-builder serve` builds the site into `.site-builder-cache/serve/` (your `build/` is "
             "left alone), serves it on `127.0.0.1` — port 8000, or `--port P`; `--port 0` "
             "takes any free port — and watches the articles, assets, templates and "
-            "settings. Each change rebuilds the site and reloads the pages open in a "
-            "browser; a change that does not build prints its problems and shows them over "
-            "the last good page, which keeps being served. Ctrl-C stops it. Its first "
-            "lines, with the port it got shown as `PORT`:"
+            "settings. Each change rebuilds what it touched — the process keeps what the "
+            "last build learned in memory — and the pages open in a browser hear of the new "
+            "version at once (server-sent events) and reload; a change that does not build "
+            "prints its problems and shows them over the last good page, which keeps being "
+            "served. Ctrl-C stops it, deleting nothing: the next `serve` starts from the site "
+            "it left and rebuilds only what changed meanwhile. Its first lines, with the port "
+            "it got shown as `PORT`:"
         ),
         verified_output(
             serving,

@@ -228,7 +228,7 @@ python3 -m venv ~/.venvs/site-builder
             },
         ),
         paragraph(
-            "`site-builder serve` builds the site into a temporary folder, serves it on "
+            "`site-builder serve` builds the site into its cache folder, serves it on "
             "http://127.0.0.1:8000/ and rebuilds whenever you save a file of the site; open "
             "pages reload by themselves, and a change that does not build shows its problems "
             "over the last good page instead of replacing it."

@@ -109,7 +109,7 @@ def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing
         message = f"cannot write the site to {target}: {exc}; the previous site is untouched"
         raise SiteBuilderError(message) from exc
     finally:
-        staging.discard(stage.folder)
+        staging.discard(stage, reuse.spare() if reuse is not None else None)
         shutil.rmtree(spool, ignore_errors=True)
         if reuse is not None:
             with contextlib.suppress(OSError):

@@ -50,9 +50,20 @@ def _remove(folder: Path) -> None:
             time.sleep(0.1)
 
 
-def discard(staging: Path) -> None:
-    """Remove a staging folder that will not be published."""
-    shutil.rmtree(staging, ignore_errors=True)
+def discard(stage: Stage, spare: Path | None) -> None:
+    """Put away a staging folder that will not be published: back where the spare was when it
+    was the spare (one rename, however large the site: a failed or interrupted build ends at
+    once), else removed. What the build changed in it is known by its stat, which no longer
+    matches the spare's record, so the next build does not trust those files."""
+    if not stage.folder.exists():
+        return
+    if spare is not None and stage.held is not None and not spare.exists():
+        try:
+            stage.folder.rename(spare)
+            return
+        except OSError:
+            pass
+    shutil.rmtree(stage.folder, ignore_errors=True)
 
 
 def swap(staging: Path, target: Path, spare: Path | None = None) -> bool:

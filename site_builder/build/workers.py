@@ -88,9 +88,13 @@ class Workers:
     def __enter__(self) -> Workers:
         return self
 
-    def __exit__(self, *_exc: object) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+    def __exit__(self, kind: type[BaseException] | None, *_exc: object) -> None:
+        if self._pool is None:
+            return
+        if kind is not None:  # interrupted or failed: a running import or fixture is not waited for
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                process.terminate()
+        self._pool.shutdown(cancel_futures=True)
 
     def submit(self, path: Path, key: str) -> None:
         """Load, judge and render the batch at ``path`` (cache key ``key``)."""

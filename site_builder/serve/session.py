@@ -1,9 +1,13 @@
 """The ``serve`` loop: build, serve, and on each change rebuild what it touched.
 
-The site is built into a temporary folder (the real output is left alone, as
-``mkdocs serve`` does) with the same atomic pipeline as ``build``, so a rebuild
-gives exactly the site ``build`` would. What makes a rebuild cheap is what the
-process keeps between builds: the cache's entries stay in memory
+The site is built into ``.site-builder-cache/serve/site`` (the real output is left
+alone, as ``mkdocs serve`` does) with the same atomic pipeline as ``build``, so a
+rebuild gives exactly the site ``build`` would. The folder outlives the process: a
+stop deletes nothing (at 10,000 articles deleting the site took seconds) and the next
+``serve`` starts from it, rebuilding only what changed meanwhile. A second ``serve``
+of the same site, which finds the folder taken, builds into a temporary folder.
+
+What makes a rebuild cheap is what the process keeps between builds: the cache's entries stay in memory
 (:meth:`~site_builder.build.store.Store.in_memory`), so a rebuild re-imports and
 re-renders only the batches whose key changed, rewrites only the files whose bytes
 changed and re-indexes only the search shards whose pages did, without reading
@@ -12,11 +16,14 @@ every other batch's summary again.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
+from typing import IO
 
 import watchfiles
 
@@ -42,22 +49,21 @@ def serve(
     include: Schedule | None = None,
 ) -> None:
     """Build, serve on ``host``:``port`` and rebuild on change until ``stop`` is set (or
-    KeyboardInterrupt, which leaves here once the server and the temporary site are gone);
+    KeyboardInterrupt, which leaves here once the server is closed);
     ``include``: its flags (``--drafts``, ``--future``) are kept, its date is taken again at
     each rebuild."""
     root = project.root
-    with tempfile.TemporaryDirectory(prefix="site-builder-serve-") as folder:
-        out = Path(folder) / "site"
+    with _served_folder(root) as out:
         state = State(project.settings.base_path)
         store = Store.in_memory(root)
         rebuild = partial(_rebuild, out=out, state=state, say=say, include=include, store=store)
         handler = partial(Handler, state=state, directory=str(out))
         # Bound before the first build: a wrong host or a port in use is said at once.
         with bound_server(host, port, handler) as server:
-            rebuild(project)
+            built = rebuild(project)
             if stop is not None and stop.is_set():
                 return
-            if not out.is_dir():
+            if not built:
                 raise SiteBuilderError("the site does not build; fix the problems above and run serve again")
             threading.Thread(target=server.serve_forever, daemon=True).start()
             try:
@@ -80,7 +86,8 @@ def _rebuild(
     say: Callable[[str], None],
     include: Schedule | None,
     store: Store,
-) -> None:
+) -> bool:
+    """Build once more; whether the site built."""
     flags = include or Schedule("")
     schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
     built = build(plan_build(project, out, schedule=schedule, store=store))
@@ -89,6 +96,37 @@ def _rebuild(
     left_out = built.omitted.message()
     done = f"built {count(built.pages, 'page')}" + (f"; {left_out}" if left_out else "")
     say("\n".join(problems) if problems else "".join(f"{w}\n" for w in built.warnings) + done)
+    return not problems
+
+
+@contextlib.contextmanager
+def _served_folder(root: Path) -> Iterator[Path]:
+    """Where this ``serve`` builds the site: the cache's ``serve/site``, held by a lock while
+    it runs; a temporary folder when another ``serve`` of the site holds it (or the cache
+    cannot be written)."""
+    folder = Store.of(root).folder / "serve"
+    lock = _locked(folder / ".lock")
+    if lock is None:
+        with tempfile.TemporaryDirectory(prefix="site-builder-serve-") as temporary:
+            yield Path(temporary) / "site"
+        return
+    with lock:  # closing it releases the lock
+        yield folder / "site"
+
+
+def _locked(path: Path) -> IO[str] | None:
+    """``path`` opened and locked for this process alone, or None when another holds it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(path, "a")  # noqa: SIM115 - held open for the whole session
+    except OSError:
+        return None
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        return None
+    return lock
 
 
 def _sources(project: Project) -> tuple[Path, ...]:
