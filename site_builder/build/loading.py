@@ -15,7 +15,7 @@ from pathlib import Path
 
 from site_builder.build.batch import Summary
 from site_builder.build.reuse import Reuse
-from site_builder.build.workers import Job, Loaded, Workers
+from site_builder.build.workers import Job, Loaded, StartMethod, Workers
 from site_builder.check.schedule import views
 from site_builder.errors import Problem
 
@@ -51,15 +51,21 @@ def default_jobs() -> int:
 
 
 def load_batches(
-    job: Job, keys: dict[Path, str], reuse: Reuse | None, jobs: int | None, hooks: Hooks | None = None
+    job: Job,
+    keys: dict[Path, str],
+    reuse: Reuse | None,
+    jobs: int | None,
+    hooks: Hooks | None = None,
+    start: StartMethod = "fork",
 ) -> Batches:
-    """Summarize every batch of ``keys`` (path → key, in site order)."""
+    """Summarize every batch of ``keys`` (path → key, in site order), in workers started by
+    ``start``."""
     found: dict[Path, Summary] = {}
     paths = sorted(keys, key=lambda path: hooks.group(path.stem)) if hooks is not None else list(keys)
     kept = reuse.batch_keys() if reuse is not None else set()
     by_name = {path.stem: key for path, key in keys.items()}
     tell = _teller(hooks)
-    with Workers(job, min(jobs or default_jobs(), max(1, len(keys)))) as workers:
+    with Workers(job, min(jobs or default_jobs(), max(1, len(keys))), start) as workers:
         for path in paths:  # what must be loaded first: the workers start on it at once
             if keys[path] not in kept:
                 workers.submit(path, keys[path])

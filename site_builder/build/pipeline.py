@@ -33,7 +33,7 @@ from site_builder.build.reuse import Memory
 from site_builder.build.site_check import Judged, judge
 from site_builder.build.sitewide import stage_rest
 from site_builder.build.staged_links import check_links
-from site_builder.build.workers import Job
+from site_builder.build.workers import Job, StartMethod
 from site_builder.check.images import Assets
 from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem, SiteBuilderError, errors_in
@@ -79,10 +79,15 @@ class _Build:
     report: Report
     jobs: int = 1
     """Worker processes it may use."""
+    start: StartMethod = "fork"
+    """How they start."""
 
 
-def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing) -> Built:
-    """Steps 1-10: a new site swapped in whole, or its problems and the old site untouched."""
+def build(
+    plan: Plan, *, jobs: int | None = None, report: Report = print_nothing, start: StartMethod = "fork"
+) -> Built:
+    """Steps 1-10: a new site swapped in whole, or its problems and the old site untouched
+    (``start``: how its worker processes start)."""
     target = plan.target
     try:
         staging.recover(target)  # what a killed build left, before anything else
@@ -103,7 +108,7 @@ def build(plan: Plan, *, jobs: int | None = None, report: Report = print_nothing
     reuse = plan.reuse
     spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
     try:
-        return _build_into(plan, stage, spool, jobs, report)
+        return _build_into(plan, stage, spool, jobs, report, start)
     except OSError as exc:
         staging.recover(target)  # a failure between the two renames: the old site goes back
         message = f"cannot write the site to {target}: {exc}; the previous site is untouched"
@@ -127,7 +132,9 @@ def _open_stage(plan: Plan) -> staging.Stage:
         raise SiteBuilderError(f"cannot write the site beside {plan.target}: {exc}") from exc
 
 
-def _build_into(plan: Plan, stage: staging.Stage, spool: Path, jobs: int | None, report: Report) -> Built:
+def _build_into(
+    plan: Plan, stage: staging.Stage, spool: Path, jobs: int | None, report: Report, start: StartMethod
+) -> Built:
     settings = plan.project.settings
     kept = plan.reuse.bundles() if plan.reuse is not None else None
     indexing = Indexing(
@@ -140,7 +147,7 @@ def _build_into(plan: Plan, stage: staging.Stage, spool: Path, jobs: int | None,
         settings.base_path,
     )
     indexing.start([path.stem for path in plan.inputs.keys])
-    run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs())
+    run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs(), start)
     # One thread joins revisions.json and the feed (the kernel copies, the interpreter is
     # free) while this one goes on; a failed build waits only for the copy under way.
     copier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join")
@@ -180,7 +187,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
         superseded=plan.reuse.superseded() if plan.reuse is not None else frozenset(),
         common=plan.inputs.common,
     )
-    batches = load_batches(job, plan.inputs.keys, plan.reuse, jobs, hooks)
+    batches = load_batches(job, plan.inputs.keys, plan.reuse, jobs, hooks, run.start)
     return judge(plan.project, batches, run=True, schedule=plan.schedule)
 
 

@@ -19,6 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from site_builder.build.batch import Summary, summarize
 from site_builder.build.inputs import batch_key
@@ -70,6 +71,13 @@ class Job:
     batch imports are computed with it."""
 
 
+StartMethod = Literal["fork", "forkserver"]
+"""How worker processes start: ``fork``, from this process (at once, sharing what it has
+loaded); ``forkserver``, from a small server process started once, importing only the
+package: what a long-lived process whose memory has grown (``serve``) uses, so that each
+worker, and each fixture run it forks, does not carry that memory along."""
+
+
 class Workers:
     """A pool of worker processes, started with the first batch given to it.
 
@@ -77,9 +85,10 @@ class Workers:
     be loaded while the caller is still reading the cache for the rest.
     """
 
-    def __init__(self, job: Job, jobs: int) -> None:
+    def __init__(self, job: Job, jobs: int, start: StartMethod = "fork") -> None:
         self._job = job
         self._jobs = max(1, jobs)
+        self._start = start
         self._pool: ProcessPoolExecutor | None = None
         self._futures: dict[tuple[Path, str], Future[Loaded]] = {}
         self._done: deque[tuple[Path, str]] = deque()  # appended to by the pool's thread
@@ -99,7 +108,9 @@ class Workers:
     def submit(self, path: Path, key: str) -> None:
         """Load, judge and render the batch at ``path`` (cache key ``key``)."""
         if self._pool is None:
-            context = multiprocessing.get_context("fork")
+            context = multiprocessing.get_context(self._start)
+            if self._start == "forkserver":
+                context.set_forkserver_preload([__name__])  # the server imports the package once
             self._pool = ProcessPoolExecutor(
                 max_workers=self._jobs, mp_context=context, initializer=start_worker
             )

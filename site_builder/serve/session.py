@@ -90,7 +90,8 @@ def _rebuild(
     """Build once more; whether the site built."""
     flags = include or Schedule("")
     schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
-    built = build(plan_build(project, out, schedule=schedule, store=store))
+    # Workers start from a small server process, not from this one, which holds the cache.
+    built = build(plan_build(project, out, schedule=schedule, store=store), start="forkserver")
     problems = [str(p) for p in built.problems]
     state.update(problems, project.settings.base_path)
     left_out = built.omitted.message()
