@@ -61,12 +61,19 @@ class Assets:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._files: dict[str, Path | None] = {}
+        self._sizes: dict[Path, Size | str] = {}
 
     def image(self, url: str) -> Path | None:
         """The file under the folder that ``url`` names, or None (see :func:`image_path`)."""
         if url not in self._files:
             self._files[url] = image_path(url, self.folder)
         return self._files[url]
+
+    def size(self, path: Path) -> Size | str:
+        """:func:`image_size` of a file, read once in this view of the folder."""
+        if path not in self._sizes:
+            self._sizes[path] = image_size(path)
+        return self._sizes[path]
 
 
 def image_problems(
@@ -76,14 +83,11 @@ def image_problems(
     width and height that can be read."""
     assets = Assets(root / settings.assets_dir)
     problems = []
-    measured: dict[Path, Size | str] = {}
     for at, subject, url in images:
         path = assets.image(url)
         if path is None:  # not a file of the assets: a problem of its own already
             continue
-        if path not in measured:
-            measured[path] = image_size(path)
-        if isinstance(reason := measured[path], str):
+        if isinstance(reason := assets.size(path), str):
             message = f"image {url!r} {reason}; pages give every image its width and height"
             shown = relative_to_root(root, at.path)
             problems.append(

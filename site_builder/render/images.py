@@ -34,7 +34,7 @@ def measure(assets: Path, cover: str | None, content_html: str) -> Measured:
 def unchanged(assets: Assets, measured: Measured) -> bool:
     """Whether every image still has the size it was measured at (else its pages are stale)."""
     paths = [(assets.image(src), (width, height)) for src, width, height in measured]
-    return all(path is not None and image_size(path) == size for path, size in paths)
+    return all(path is not None and assets.size(path) == size for path, size in paths)
 
 
 def with_sizes(page_html: str, measured: Measured) -> str:
