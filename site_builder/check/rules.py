@@ -16,7 +16,7 @@ from markupsafe import Markup
 from site_builder.authoring.body import content_html
 from site_builder.authoring.escaping import urls_in_html
 from site_builder.authoring.model import Block, CallSite, Revision
-from site_builder.check.categories import Spelling, locator, spelling_problems
+from site_builder.check.categories import Spelling, spelling_problems
 from site_builder.check.claims import Claim, as_json
 from site_builder.check.fragments import FragmentLink, content_ids, fragment_link, page_problems
 from site_builder.check.history import Step, history_findings, label_findings
@@ -79,10 +79,9 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
     ids: list[tuple[str, tuple[str, ...]]] = []
     spellings: list[Spelling] = []
     images: list[tuple[CallSite, str, str]] = []
-    written_at = locator()
     for rev in batch.revisions:
         subject = rev.slug or "revision"
-        spellings += [(c, written_at(rev.site, c), subject) for c in rev.categories if c.strip()]
+        spellings += [(c, rev.site, subject) for c in rev.categories if c.strip()]
         images += ((where, subject, url) for where, url in shown_images(rev))
         for where, rule, message in revision_findings(settings, rev):
             problems.append(_problem(root, where, subject, rule, message))
