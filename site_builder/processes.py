@@ -10,11 +10,17 @@ this is a no-op and the next build's cleanup retries instead.
 from __future__ import annotations
 
 import ctypes
+import multiprocessing.util
 import os
 import signal
 import sys
+import tempfile
 
 _PR_SET_PDEATHSIG = 1
+_SOCKET_PATH_MAX = 104
+"""The shortest limit on a Unix socket's path among the systems Python runs on (macOS;
+Linux allows 108)."""
+_SOCKET_NAME = len("/pymp-XXXXXXXX/listener-XXXXXXXX")
 
 
 def die_with_parent() -> None:
@@ -39,3 +45,19 @@ def start_worker() -> None:
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def short_socket_folder() -> None:
+    """Make sure multiprocessing's folder for its sockets (a forkserver listens on one) has
+    a path short enough for a Unix socket: under a long ``TMPDIR`` (a test's, a CI
+    runner's) the forkserver cannot start ("AF_UNIX path too long"). That folder is made
+    once per process and removed at its exit; when ``TMPDIR`` is too long it is made in
+    ``/tmp``, as Python 3.12 and newer do themselves."""
+    if len(tempfile.gettempdir()) + _SOCKET_NAME <= _SOCKET_PATH_MAX:
+        return
+    saved = tempfile.tempdir
+    tempfile.tempdir = "/tmp"  # only for the socket's folder, removed at exit
+    try:
+        multiprocessing.util.get_temp_dir()  # made now, under /tmp, and kept for this process
+    finally:
+        tempfile.tempdir = saved

@@ -15,7 +15,7 @@ import multiprocessing
 import pickle
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +28,7 @@ from site_builder.check.fixture_runs import Outcome, run_fixtures
 from site_builder.check.load import Batch, fixture_id, forget, load_batch
 from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem
-from site_builder.processes import start_worker
+from site_builder.processes import short_socket_folder, start_worker
 from site_builder.settings import Project
 
 
@@ -110,13 +110,27 @@ class Workers:
         if self._pool is None:
             context = multiprocessing.get_context(self._start)
             if self._start == "forkserver":
+                short_socket_folder()
                 context.set_forkserver_preload([__name__])  # the server imports the package once
             self._pool = ProcessPoolExecutor(
                 max_workers=self._jobs, mp_context=context, initializer=start_worker
             )
-        future = self._pool.submit(load_one, path, key, self._job)
+        future = self._launched(path, key)
         self._futures[(path, key)] = future
         future.add_done_callback(lambda _: self._done.append((path, key)))  # from another thread
+
+    def _launched(self, path: Path, key: str) -> Future[Loaded]:
+        """The pool's future for the batch. A submit may start a worker; from a forkserver,
+        that start is a request and an answer, and a signal cutting it in half (its
+        KeyboardInterrupt lands in the main thread) leaves a worker this process does not
+        know of, which fails with a traceback once this process is gone. So while workers
+        may still start, the submit runs in a thread of its own and is waited for."""
+        assert self._pool is not None
+        launched = len(getattr(self._pool, "_processes", None) or {})
+        if self._start == "fork" or launched >= self._jobs:
+            return self._pool.submit(load_one, path, key, self._job)
+        with ThreadPoolExecutor(max_workers=1) as launcher:  # its exit waits for the submit
+            return launcher.submit(self._pool.submit, load_one, path, key, self._job).result()
 
     def ready(self, each: Callable[[Path, Loaded], None]) -> None:
         """Tell ``each`` of the batches done since the last call, without waiting."""
