@@ -12,9 +12,12 @@ from __future__ import annotations
 import ctypes
 import multiprocessing.util
 import os
+import select
 import signal
 import sys
 import tempfile
+import threading
+import time
 
 _PR_SET_PDEATHSIG = 1
 _SOCKET_PATH_MAX = 104
@@ -34,8 +37,9 @@ def die_with_parent() -> None:
         os._exit(1)
 
 
-def start_worker() -> None:
-    """Set up a worker process: it dies with its parent and leaves stopping to it.
+def start_worker(owner: int | None = None) -> None:
+    """Set up a worker process: it dies with its parent (and with ``owner``, the process
+    whose pool it serves, when a forkserver is its parent) and leaves stopping to it.
 
     A terminal sends Ctrl-C to every process of its foreground group, workers too; the
     command stops its workers itself, so an interrupted worker would only print a
@@ -43,8 +47,42 @@ def start_worker() -> None:
     by a fork): the pool ends a worker with it.
     """
     die_with_parent()
+    if owner is not None and owner != os.getppid():
+        _die_with(owner)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _die_with(owner: int) -> None:
+    """End this process when ``owner`` ends. A forkserver's worker holds the forkserver's
+    lifeline, so after a SIGKILL of the owner neither would ever end of itself: the worker
+    waits on the owner (a pidfd; where there is none, a poll each second) in a thread."""
+    try:
+        handle: int | None = os.pidfd_open(owner)
+    except ProcessLookupError:  # gone already
+        os._exit(1)
+    except (AttributeError, OSError):  # no pidfd on this system
+        handle = None
+    threading.Thread(target=_watch, args=(owner, handle), daemon=True, name="site-builder-owner").start()
+
+
+def _watch(owner: int, handle: int | None) -> None:
+    if handle is not None:
+        select.select([handle], [], [])  # readable once the owner has ended
+    else:
+        while _alive(owner):
+            time.sleep(1)
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process now has the number: ours is gone
+        return False
+    return True
 
 
 def short_socket_folder() -> None:

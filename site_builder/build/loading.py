@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.build.batch import Summary
+from site_builder.build.pool import Pool, StartMethod
 from site_builder.build.reuse import Reuse
-from site_builder.build.workers import Job, Loaded, StartMethod, Workers
+from site_builder.build.workers import Job, Loaded, Workers
 from site_builder.check.schedule import views
 from site_builder.errors import Problem
 
@@ -56,10 +57,10 @@ def load_batches(
     reuse: Reuse | None,
     jobs: int | None,
     hooks: Hooks | None = None,
-    start: StartMethod = "fork",
+    start: StartMethod | Pool = "fork",
 ) -> Batches:
     """Summarize every batch of ``keys`` (path → key, in site order), in workers started by
-    ``start``."""
+    ``start``, or in a pool kept across builds."""
     found: dict[Path, Summary] = {}
     paths = sorted(keys, key=lambda path: hooks.group(path.stem)) if hooks is not None else list(keys)
     kept = reuse.batch_keys() if reuse is not None else set()

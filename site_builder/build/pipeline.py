@@ -28,12 +28,13 @@ from pathlib import Path
 from site_builder.build import staging
 from site_builder.build.loading import Hooks, default_jobs, load_batches
 from site_builder.build.plan import Plan
+from site_builder.build.pool import Pool, StartMethod
 from site_builder.build.publish import publish, swap
 from site_builder.build.reuse import Memory
 from site_builder.build.site_check import Judged, judge
 from site_builder.build.sitewide import stage_rest
 from site_builder.build.staged_links import check_links
-from site_builder.build.workers import Job, StartMethod
+from site_builder.build.workers import Job
 from site_builder.check.images import Assets
 from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem, SiteBuilderError, errors_in
@@ -79,15 +80,19 @@ class _Build:
     report: Report
     jobs: int = 1
     """Worker processes it may use."""
-    start: StartMethod = "fork"
-    """How they start."""
+    start: StartMethod | Pool = "fork"
+    """How they start, or the pool they are."""
 
 
 def build(
-    plan: Plan, *, jobs: int | None = None, report: Report = print_nothing, start: StartMethod = "fork"
+    plan: Plan,
+    *,
+    jobs: int | None = None,
+    report: Report = print_nothing,
+    start: StartMethod | Pool = "fork",
 ) -> Built:
     """Steps 1-10: a new site swapped in whole, or its problems and the old site untouched
-    (``start``: how its worker processes start)."""
+    (``start``: how its worker processes start, or a pool that outlives the build)."""
     target = plan.target
     try:
         staging.recover(target)  # what a killed build left, before anything else
@@ -133,7 +138,12 @@ def _open_stage(plan: Plan) -> staging.Stage:
 
 
 def _build_into(
-    plan: Plan, stage: staging.Stage, spool: Path, jobs: int | None, report: Report, start: StartMethod
+    plan: Plan,
+    stage: staging.Stage,
+    spool: Path,
+    jobs: int | None,
+    report: Report,
+    start: StartMethod | Pool,
 ) -> Built:
     settings = plan.project.settings
     kept = plan.reuse.bundles() if plan.reuse is not None else None

@@ -15,20 +15,20 @@ import multiprocessing
 import pickle
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from site_builder.build.batch import Summary, summarize
 from site_builder.build.inputs import batch_key
+from site_builder.build.pool import Pool, StartMethod
 from site_builder.check.claims import same_every_time
 from site_builder.check.fixture_runs import Outcome, run_fixtures
 from site_builder.check.load import Batch, fixture_id, forget, load_batch
 from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem
-from site_builder.processes import short_socket_folder, start_worker
+from site_builder.processes import start_worker
 from site_builder.settings import Project
 
 
@@ -71,25 +71,23 @@ class Job:
     batch imports are computed with it."""
 
 
-StartMethod = Literal["fork", "forkserver"]
-"""How worker processes start: ``fork``, from this process (at once, sharing what it has
-loaded); ``forkserver``, from a small server process started once, importing only the
-package: what a long-lived process whose memory has grown (``serve``) uses, so that each
-worker, and each fixture run it forks, does not carry that memory along."""
+WORKERS = __name__
+"""The module a forkserver preloads for the workers it starts: the package's pipeline."""
 
 
 class Workers:
-    """A pool of worker processes, started with the first batch given to it.
+    """The worker processes of one build, given its batches one at a time.
 
     Batches can be handed over one at a time, so the workers start on what must
-    be loaded while the caller is still reading the cache for the rest.
+    be loaded while the caller is still reading the cache for the rest. The processes
+    are a pool of this build's own (``start``: how they start), or one that outlives it
+    (a :class:`Pool` a long-lived process keeps).
     """
 
-    def __init__(self, job: Job, jobs: int, start: StartMethod = "fork") -> None:
+    def __init__(self, job: Job, jobs: int, start: StartMethod | Pool = "fork") -> None:
         self._job = job
-        self._jobs = max(1, jobs)
-        self._start = start
-        self._pool: ProcessPoolExecutor | None = None
+        self._own = not isinstance(start, Pool)
+        self._pool = Pool(jobs, start, (WORKERS,)) if not isinstance(start, Pool) else start
         self._futures: dict[tuple[Path, str], Future[Loaded]] = {}
         self._done: deque[tuple[Path, str]] = deque()  # appended to by the pool's thread
         self._told: set[tuple[Path, str]] = set()
@@ -98,39 +96,16 @@ class Workers:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *_exc: object) -> None:
-        if self._pool is None:
-            return
-        if kind is not None:  # interrupted or failed: a running import or fixture is not waited for
-            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
-                process.terminate()
-        self._pool.shutdown(cancel_futures=True)
+        # Interrupted or failed: a running import or fixture is not waited for, and a kept
+        # pool starts afresh rather than finish this build's tasks for nobody.
+        if self._own or kind is not None:
+            self._pool.close(at_once=kind is not None)
 
     def submit(self, path: Path, key: str) -> None:
         """Load, judge and render the batch at ``path`` (cache key ``key``)."""
-        if self._pool is None:
-            context = multiprocessing.get_context(self._start)
-            if self._start == "forkserver":
-                short_socket_folder()
-                context.set_forkserver_preload([__name__])  # the server imports the package once
-            self._pool = ProcessPoolExecutor(
-                max_workers=self._jobs, mp_context=context, initializer=start_worker
-            )
-        future = self._launched(path, key)
+        future = self._pool.submit(load_one, path, key, self._job)
         self._futures[(path, key)] = future
         future.add_done_callback(lambda _: self._done.append((path, key)))  # from another thread
-
-    def _launched(self, path: Path, key: str) -> Future[Loaded]:
-        """The pool's future for the batch. A submit may start a worker; from a forkserver,
-        that start is a request and an answer, and a signal cutting it in half (its
-        KeyboardInterrupt lands in the main thread) leaves a worker this process does not
-        know of, which fails with a traceback once this process is gone. So while workers
-        may still start, the submit runs in a thread of its own and is waited for."""
-        assert self._pool is not None
-        launched = len(getattr(self._pool, "_processes", None) or {})
-        if self._start == "fork" or launched >= self._jobs:
-            return self._pool.submit(load_one, path, key, self._job)
-        with ThreadPoolExecutor(max_workers=1) as launcher:  # its exit waits for the submit
-            return launcher.submit(self._pool.submit, load_one, path, key, self._job).result()
 
     def ready(self, each: Callable[[Path, Loaded], None]) -> None:
         """Tell ``each`` of the batches done since the last call, without waiting."""

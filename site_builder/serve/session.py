@@ -28,9 +28,12 @@ from typing import IO
 import watchfiles
 
 from site_builder.addresses import LOCAL_HOST, bound_server, listening
+from site_builder.build.loading import default_jobs
 from site_builder.build.pipeline import build
 from site_builder.build.plan import plan_build
+from site_builder.build.pool import Pool
 from site_builder.build.store import Store
+from site_builder.build.workers import WORKERS
 from site_builder.check.schedule import Schedule
 from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
@@ -53,10 +56,15 @@ def serve(
     ``include``: its flags (``--drafts``, ``--future``) are kept, its date is taken again at
     each rebuild."""
     root = project.root
-    with _served_folder(root) as out:
+    # Workers start from a small server process, not from this one, which holds the cache,
+    # and stay for every rebuild, warm.
+    workers = Pool(default_jobs(), "forkserver", (WORKERS,))
+    with _served_folder(root) as out, workers:
         state = State(project.settings.base_path)
         store = Store.in_memory(root)
-        rebuild = partial(_rebuild, out=out, state=state, say=say, include=include, store=store)
+        rebuild = partial(
+            _rebuild, out=out, state=state, say=say, include=include, store=store, workers=workers
+        )
         handler = partial(Handler, state=state, directory=str(out))
         # Bound before the first build: a wrong host or a port in use is said at once.
         with bound_server(host, port, handler) as server:
@@ -86,12 +94,12 @@ def _rebuild(
     say: Callable[[str], None],
     include: Schedule | None,
     store: Store,
+    workers: Pool,
 ) -> bool:
     """Build once more; whether the site built."""
     flags = include or Schedule("")
     schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
-    # Workers start from a small server process, not from this one, which holds the cache.
-    built = build(plan_build(project, out, schedule=schedule, store=store), start="forkserver")
+    built = build(plan_build(project, out, schedule=schedule, store=store), start=workers)
     problems = [str(p) for p in built.problems]
     state.update(problems, project.settings.base_path)
     left_out = built.omitted.message()

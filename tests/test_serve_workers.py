@@ -1,0 +1,86 @@
+"""``serve``'s worker processes: kept warm across rebuilds, and gone with ``serve`` however it ends."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import time
+from pathlib import Path
+
+from conftest import HEADER, MakeSite
+from test_serve import (
+    ARTICLE,
+    OTHER,
+    OTHER_BATCH,
+    SERVING,
+    commands,
+    get,
+    lines_until_serving,
+    replace_file,
+    serve_process,
+    serving,
+    serving_address,
+    session_processes,
+    state_when,
+    wait_for,
+)
+
+IMPORTER = re.compile(r"Imported by process (\d+), edit (\d+)\.")
+
+
+def pid_batch(edit: int) -> str:
+    """A batch whose page names the process that imported it."""
+    return (
+        HEADER
+        + f"""
+import os
+
+SRC = [Source(title="One", url="https://example.org/one", note="the first"),
+       Source(title="Two", url="https://example.org/two", note="the second")]
+
+revisions = [revision(slug="live-article", title="Live", categories=["Misc"], excerpt="Live.",
+                      published="2024-01-01", sources=SRC,
+                      body=[paragraph(f"Imported by process {{os.getpid()}}, edit {edit}.")])]
+"""
+    )
+
+
+def test_serve_imports_each_edit_in_workers_it_keeps(make_site: MakeSite) -> None:
+    """Three edits are imported by worker processes that are still running after the last:
+    serve keeps its workers (modules imported, templates compiled) instead of starting new
+    ones for every rebuild, which ``build`` does and which would have ended by then."""
+    root = make_site({ARTICLE: pid_batch(0), OTHER: OTHER_BATCH})
+    importers = []
+    with serving(root, "--port", "0") as server:
+        base = serving_address(server, SERVING).group(1)
+        for edit in (1, 2, 3):
+            replace_file(root, ARTICLE, pid_batch(edit))
+            wait_for(
+                f"version {edit + 1}",
+                lambda e=edit: state_when(base, lambda s: s["version"] == e + 1),
+                server,
+            )
+            status, html = get(base + "articles/live-article/")
+            found = IMPORTER.search(html)
+            assert status == 200 and found is not None and found.group(2) == str(edit), html
+            importers.append(int(found.group(1)))
+        gone = [pid for pid in importers if not Path(f"/proc/{pid}").exists()]
+        assert gone == [], f"the workers that imported edits {importers} had ended: {gone}"
+        assert server.process.pid not in importers, "an edit was imported in serve's own process"
+
+
+def test_serve_killed_leaves_no_worker_behind(make_site: MakeSite, tmp_path: Path) -> None:
+    """SIGKILL gives serve no chance to stop its workers: they watch it and end on their
+    own, and so does the forkserver that started them (a worker held its lifeline)."""
+    root = make_site({ARTICLE: pid_batch(0), OTHER: OTHER_BATCH})
+    with serve_process(root, tmp_path) as process:
+        lines_until_serving(process)
+        alive = session_processes(process.pid)
+        assert len(alive) > 1, f"no worker of serve's to watch: {commands(alive)}"
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=5)
+        killed = time.monotonic()
+        while (left := session_processes(process.pid)) and time.monotonic() < killed + 3:
+            time.sleep(0.02)
+        assert left == [], f"processes of serve's session alive 3 s after SIGKILL: {commands(left)}"
