@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from site_builder.build.plan import plan_build
 from site_builder.build.reuse import Reuse
 from site_builder.check.schedule import Omitted, Schedule
+from site_builder.collector import collection_paused
 from site_builder.command_line import command_parser
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
 from site_builder.language.english import count
@@ -46,9 +47,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits on --help and on usage errors
         return exc.code if isinstance(exc.code, int) else 2
+    # A command runs without the cyclic collector (site_builder.collector); serve, which
+    # runs for hours, collects between its builds instead.
+    paused = collection_paused() if args.handler is not _serve else contextlib.nullcontext()
     try:
-        # init makes a site, so it is the one command that does not read one first.
-        code: int = args.handler(args, Project.read(_root(args.root))) if args.site else args.handler(args)
+        with paused:
+            # init makes a site, so it is the one command that does not read one first.
+            code: int = (
+                args.handler(args, Project.read(_root(args.root))) if args.site else args.handler(args)
+            )
     except UsageError as exc:
         print("".join(f"site-builder: {line}\n" for line in str(exc).splitlines()), end="", file=sys.stderr)
         return 2

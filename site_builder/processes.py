@@ -10,6 +10,7 @@ this is a no-op and the next build's cleanup retries instead.
 from __future__ import annotations
 
 import ctypes
+import gc
 import multiprocessing.util
 import os
 import select
@@ -47,6 +48,7 @@ def start_worker(owner: int | None = None) -> None:
     by a fork): the pool ends a worker with it.
     """
     die_with_parent()
+    gc.enable()  # a fork of a command's main process, which runs without it (site_builder.collector)
     if owner is not None and owner != os.getppid():
         _die_with(owner)
     signal.signal(signal.SIGINT, signal.SIG_IGN)

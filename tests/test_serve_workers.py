@@ -1,4 +1,5 @@
-"""``serve``'s worker processes: kept warm across rebuilds, and gone with ``serve`` however it ends."""
+"""``serve``'s worker processes (kept warm across rebuilds, gone with ``serve`` however it ends)
+and its watch for edits (on from before the first build)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from test_serve import (
     OTHER,
     OTHER_BATCH,
     SERVING,
+    SLOW_BATCH,
     commands,
     get,
     lines_until_serving,
+    live_batch,
     replace_file,
     serve_process,
     serving,
@@ -84,3 +87,23 @@ def test_serve_killed_leaves_no_worker_behind(make_site: MakeSite, tmp_path: Pat
         while (left := session_processes(process.pid)) and time.monotonic() < killed + 3:
             time.sleep(0.02)
         assert left == [], f"processes of serve's session alive 3 s after SIGKILL: {commands(left)}"
+
+
+def test_an_edit_saved_during_the_first_build_is_built(make_site: MakeSite) -> None:
+    """The first build takes a second (a slow batch); an edit saved meanwhile shows once serve
+    serves: the watch was on before the build began, and queued it."""
+    slow = "articles/slow_2024_03.py"
+    root = make_site(
+        {
+            ARTICLE: live_batch("Words of the first build."),
+            slow: SLOW_BATCH.format(text="The first words of the slow batch."),
+        }
+    )
+    with serving(root, "--port", "0") as server:
+        time.sleep(0.4)  # serve is importing the slow batch
+        assert server.output() == "", "the first build was over before the edit"
+        replace_file(root, ARTICLE, live_batch("Words saved while the first build ran."))
+        base = serving_address(server, SERVING).group(1)
+        wait_for("the edit", lambda: state_when(base, lambda s: s["version"] >= 2), server)
+        status, html = get(base + "articles/live-article/")
+        assert status == 200 and "Words saved while the first build ran." in html

@@ -35,8 +35,10 @@ from site_builder.build.pool import Pool
 from site_builder.build.store import Store
 from site_builder.build.workers import WORKERS
 from site_builder.check.schedule import Schedule
+from site_builder.collector import collect_now, collection_paused
 from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
+from site_builder.serve.changes import Changes
 from site_builder.serve.pages import Handler, State
 from site_builder.settings import Project
 from site_builder.settings_file import PYPROJECT
@@ -59,7 +61,8 @@ def serve(
     # Workers start from a small server process, not from this one, which holds the cache,
     # and stay for every rebuild, warm.
     workers = Pool(default_jobs(), "forkserver", (WORKERS,))
-    with _served_folder(root) as out, workers:
+    changes = Changes(root, partial(_watched, root, _sources(project)))
+    with changes, _served_folder(root) as out, workers:
         state = State(project.settings.base_path)
         store = Store.in_memory(root)
         rebuild = partial(
@@ -76,10 +79,7 @@ def serve(
             threading.Thread(target=server.serve_forever, daemon=True).start()
             try:
                 say(listening(host, server.server_address[1], state.base_path))
-                watched = partial(_watched, root, _sources(project))
-                for _changes in watchfiles.watch(root, watch_filter=watched, stop_event=stop):
-                    if stop is not None and stop.is_set():
-                        break
+                while changes.wait(stop):
                     rebuild(Project.read(root))  # the settings may have changed
             finally:
                 state.close()
@@ -99,9 +99,11 @@ def _rebuild(
     """Build once more; whether the site built."""
     flags = include or Schedule("")
     schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
-    built = build(plan_build(project, out, schedule=schedule, store=store), start=workers)
+    with collection_paused():
+        built = build(plan_build(project, out, schedule=schedule, store=store), start=workers)
     problems = [str(p) for p in built.problems]
     state.update(problems, project.settings.base_path)
+    collect_now()  # the page is told already
     left_out = built.omitted.message()
     done = f"built {count(built.pages, 'page')}" + (f"; {left_out}" if left_out else "")
     say("\n".join(problems) if problems else "".join(f"{w}\n" for w in built.warnings) + done)

@@ -1,0 +1,34 @@
+"""When Python's cyclic garbage collector runs: not in the middle of a build.
+
+A build's main process holds what every batch's summary holds (3,334 summaries, some
+millions of objects, at 10,000 articles) and keeps allocating while it reads and
+joins them; each collection of the older generations walks all of it again. On a
+one-batch rebuild at N = 10,000 that was 0.75 s of 2.9 s. A command is short and
+its cycles are few, so it runs with the collector off (reference counting still
+frees almost everything); a long-lived process (``serve``) collects between builds,
+once the page is out. Worker processes keep the collector on: their heap is small
+and they render for a whole cold build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import Iterator
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside the block (as it was, after it)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def collect_now() -> None:
+    """Collect the cycles the last build left (a long-lived process, between builds)."""
+    gc.collect()
