@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits on --help and on usage errors
         return exc.code if isinstance(exc.code, int) else 2
     # A command runs without the cyclic collector (site_builder.collector); serve, which
-    # runs for hours, collects between its builds instead.
+    # runs for hours, keeps it.
     paused = collection_paused() if args.handler is not _serve else contextlib.nullcontext()
     try:
         with paused:

@@ -5,9 +5,10 @@ millions of objects, at 10,000 articles) and keeps allocating while it reads and
 joins them; each collection of the older generations walks all of it again. On a
 one-batch rebuild at N = 10,000 that was 0.75 s of 2.9 s. A command is short and
 its cycles are few, so it runs with the collector off (reference counting still
-frees almost everything); a long-lived process (``serve``) collects between builds,
-once the page is out. Worker processes keep the collector on: their heap is small
-and they render for a whole cold build.
+frees almost everything). ``serve``, which runs for hours, keeps it on: paused in its
+builds and collecting between them, it once left an edit at N = 10,000 unshown for a
+minute and its process tree grew to 640 MB (bench/serve.py). Worker processes keep the
+collector on: their heap is small and they render for a whole cold build.
 """
 
 from __future__ import annotations
@@ -27,8 +28,3 @@ def collection_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def collect_now() -> None:
-    """Collect the cycles the last build left (a long-lived process, between builds)."""
-    gc.collect()

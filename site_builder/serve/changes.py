@@ -2,8 +2,11 @@
 
 The watcher runs in a thread of its own from the start, so an edit saved while the
 first build runs (a minute at 10,000 articles), or between that build and the first
-look for changes, is queued and rebuilt, never lost. The changes that arrive while a
-rebuild runs are taken together by the next one.
+look for changes, is queued and rebuilt, never lost. Once it has reported a change,
+the thread waits until ``serve`` asks for the next one: while a rebuild runs, the
+watcher's own (Rust) thread gathers what happens, the rebuild's writes into the served
+folder included, and no Python code filters those events against the rebuild for the
+interpreter's lock.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ class Changes:
     def __init__(self, root: Path, watched: Filter) -> None:
         self._arrived: queue.Queue[None] = queue.Queue()
         self._stop = threading.Event()
+        self._asked = threading.Event()
+        """Set while ``serve`` waits for a change: the thread may look for the next one."""
         self._thread = threading.Thread(
             target=self._watch, args=(root, watched), daemon=True, name="site-builder-watch"
         )
@@ -43,6 +48,7 @@ class Changes:
     def wait(self, stop: threading.Event | None) -> bool:
         """Wait for a change (True), taking every one already queued, or until ``stop`` is set or
         the watcher ended (False)."""
+        self._asked.set()
         while not (stop is not None and stop.is_set()):
             try:
                 self._arrived.get(timeout=0.25)
@@ -58,6 +64,7 @@ class Changes:
     def close(self) -> None:
         """Stop watching (the thread notices within the watcher's own timeout)."""
         self._stop.set()
+        self._asked.set()
 
     def _watch(self, root: Path, watched: Filter) -> None:
         watching = watchfiles.watch(
@@ -69,4 +76,6 @@ class Changes:
             raise_interrupt=False,
         )
         for _changes in watching:
+            self._asked.clear()
             self._arrived.put(None)
+            self._asked.wait()  # the rebuild runs meanwhile; the watcher gathers what it sees

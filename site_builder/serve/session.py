@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import os
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -35,7 +36,6 @@ from site_builder.build.pool import Pool
 from site_builder.build.store import Store
 from site_builder.build.workers import WORKERS
 from site_builder.check.schedule import Schedule
-from site_builder.collector import collect_now, collection_paused
 from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
 from site_builder.serve.changes import Changes
@@ -61,7 +61,7 @@ def serve(
     # Workers start from a small server process, not from this one, which holds the cache,
     # and stay for every rebuild, warm.
     workers = Pool(default_jobs(), "forkserver", (WORKERS,))
-    changes = Changes(root, partial(_watched, root, _sources(project)))
+    changes = Changes(root, partial(_watched, _sources(project)))
     with changes, _served_folder(root) as out, workers:
         state = State(project.settings.base_path)
         store = Store.in_memory(root)
@@ -99,11 +99,9 @@ def _rebuild(
     """Build once more; whether the site built."""
     flags = include or Schedule("")
     schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
-    with collection_paused():
-        built = build(plan_build(project, out, schedule=schedule, store=store), start=workers)
+    built = build(plan_build(project, out, schedule=schedule, store=store), start=workers)
     problems = [str(p) for p in built.problems]
     state.update(problems, project.settings.base_path)
-    collect_now()  # the page is told already
     left_out = built.omitted.message()
     done = f"built {count(built.pages, 'page')}" + (f"; {left_out}" if left_out else "")
     say("\n".join(problems) if problems else "".join(f"{w}\n" for w in built.warnings) + done)
@@ -140,15 +138,16 @@ def _locked(path: Path) -> IO[str] | None:
     return lock
 
 
-def _sources(project: Project) -> tuple[Path, ...]:
-    """What a change to triggers a rebuild: articles, assets, templates, settings."""
+def _sources(project: Project) -> tuple[str, ...]:
+    """What a change to triggers a rebuild: articles, assets, templates, settings (their paths)."""
     settings = project.settings
     names = (settings.articles_dir, settings.assets_dir, "templates", PYPROJECT)
-    return tuple(project.root / name for name in names)
+    return tuple(str(project.root / name) for name in names)
 
 
-def _watched(root: Path, sources: tuple[Path, ...], _change: watchfiles.Change, path: str) -> bool:
-    changed = Path(path)
-    if "__pycache__" in changed.parts:
+def _watched(sources: tuple[str, ...], _change: watchfiles.Change, path: str) -> bool:
+    """Whether a changed path is a source. Every file a rebuild writes into the served folder
+    (below the root too) passes through here: string tests, no Path objects."""
+    if f"{os.sep}__pycache__{os.sep}" in path:
         return False
-    return any(changed == source or changed.is_relative_to(source) for source in sources)
+    return any(path == source or path.startswith(source + os.sep) for source in sources)
