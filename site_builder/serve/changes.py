@@ -62,9 +62,12 @@ class Changes:
         return False
 
     def close(self) -> None:
-        """Stop watching (the thread notices within the watcher's own timeout)."""
+        """Stop watching, and wait for the thread to end (within a step of the watcher): a
+        thread still inside the watcher's native code when the interpreter exits aborts the
+        process with older watchfiles ("FATAL: exception not rethrown")."""
         self._stop.set()
         self._asked.set()
+        self._thread.join(timeout=1.0)
 
     def _watch(self, root: Path, watched: Filter) -> None:
         watching = watchfiles.watch(
