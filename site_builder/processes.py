@@ -24,7 +24,8 @@ _PR_SET_PDEATHSIG = 1
 _SOCKET_PATH_MAX = 104
 """The shortest limit on a Unix socket's path among the systems Python runs on (macOS;
 Linux allows 108)."""
-_SOCKET_NAME = len("/pymp-XXXXXXXX/listener-XXXXXXXX")
+_SOCKET_NAME = len("/pymp-") + 8 + len("/listener-") + 8
+"""What multiprocessing adds to the folder for a socket's path: two names with 8 random letters."""
 
 
 def die_with_parent() -> None:
