@@ -91,7 +91,8 @@ def test_serve_killed_leaves_no_worker_behind(make_site: MakeSite, tmp_path: Pat
 
 def test_an_edit_saved_during_the_first_build_is_built(make_site: MakeSite) -> None:
     """The first build takes a second (a slow batch); an edit saved meanwhile shows once serve
-    serves: the watch was on before the build began, and queued it."""
+    serves: the watch was on before the build began, and queued it. (On a loaded machine the
+    edit may come before the first build read the batch: then that build shows it.)"""
     slow = "articles/slow_2024_03.py"
     root = make_site(
         {
@@ -104,6 +105,7 @@ def test_an_edit_saved_during_the_first_build_is_built(make_site: MakeSite) -> N
         assert server.output() == "", "the first build was over before the edit"
         replace_file(root, ARTICLE, live_batch("Words saved while the first build ran."))
         base = serving_address(server, SERVING).group(1)
-        wait_for("the edit", lambda: state_when(base, lambda s: s["version"] >= 2), server)
-        status, html = get(base + "articles/live-article/")
-        assert status == 200 and "Words saved while the first build ran." in html
+        edited = "Words saved while the first build ran."
+        wait_for(
+            "the edit", lambda: True if edited in get(base + "articles/live-article/")[1] else None, server
+        )
