@@ -10,7 +10,8 @@ links, index, swap the new site in whole and remember what it learned:
 5. judge the site as a whole: unique slugs, link targets, claims against outcomes;
 6. render the rest (lists, sitemap, feed, ``revisions.json``) and stage it;
 7. check the links of every staged page (a fault there is a template's, reported at
-   the template's line: :mod:`.staged_links`); 8. finish the search index (each shard was
+   the template's line: :mod:`.staged_links`); the changed files can be shown now
+   (``serve`` does: :mod:`.preview`); 8. finish the search index (each shard was
    started as soon as its last batch was staged, while step 1 still ran);
 9. swap the staging folder in (:mod:`.publish`); 10. remember, for the next build.
 """
@@ -29,6 +30,7 @@ from site_builder.build import staging
 from site_builder.build.loading import Hooks, default_jobs, load_batches
 from site_builder.build.plan import Plan
 from site_builder.build.pool import Pool, StartMethod
+from site_builder.build.preview import Show, changed
 from site_builder.build.publish import publish, swap
 from site_builder.build.reuse import Memory
 from site_builder.build.site_check import Judged, judge
@@ -82,6 +84,8 @@ class _Build:
     """Worker processes it may use."""
     start: StartMethod | Pool = "fork"
     """How they start, or the pool they are."""
+    show: Show | None = None
+    """Told the changed files once the pages are checked, before the search index is done."""
 
 
 def build(
@@ -90,9 +94,11 @@ def build(
     jobs: int | None = None,
     report: Report = print_nothing,
     start: StartMethod | Pool = "fork",
+    show: Show | None = None,
 ) -> Built:
     """Steps 1-10: a new site swapped in whole, or its problems and the old site untouched
-    (``start``: how its worker processes start, or a pool that outlives the build)."""
+    (``start``: how its worker processes start, or a pool that outlives the build; ``show``:
+    told what changed as soon as the pages are checked, while the search index is finished)."""
     target = plan.target
     try:
         staging.recover(target)  # what a killed build left, before anything else
@@ -113,7 +119,7 @@ def build(
     reuse = plan.reuse
     spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
     try:
-        return _build_into(plan, stage, spool, jobs, report, start)
+        return _build_into(plan, stage, spool, jobs, report, start, show)
     except OSError as exc:
         staging.recover(target)  # a failure between the two renames: the old site goes back
         message = f"cannot write the site to {target}: {exc}; the previous site is untouched"
@@ -144,6 +150,7 @@ def _build_into(
     jobs: int | None,
     report: Report,
     start: StartMethod | Pool,
+    show: Show | None,
 ) -> Built:
     settings = plan.project.settings
     kept = plan.reuse.bundles() if plan.reuse is not None else None
@@ -157,7 +164,7 @@ def _build_into(
         settings.base_path,
     )
     indexing.start([path.stem for path in plan.inputs.keys])
-    run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs(), start)
+    run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs(), start, show)
     # One thread joins revisions.json and the feed (the kernel copies, the interpreter is
     # free) while this one goes on; a failed build waits only for the copy under way.
     copier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join")
@@ -214,10 +221,12 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
         run.indexing.arrived(batch, everything)
     run.indexing.everything({p: sha for p, sha in staged.hashes.items() if p.endswith(".html")})
     links = check_links(run.plan, run.stage, staged, keep=run.plan.reuse is not None)  # 7.
-    index = run.indexing.finish()  # 8.
-    problems = [*links.problems, *index.problems]
     for done in staged.copying:
         done.result()  # an OSError of the copy is the build's
+    if run.show is not None and not links.problems and (news := changed(run.stage, staged.hashes)):
+        run.show(news)
+    index = run.indexing.finish()  # 8.
+    problems = [*links.problems, *index.problems]
     if problems:
         return Built(tuple(sorted(problems, key=Problem.sort_key)), judged.revisions, 0, 0)
     run.report("writing")

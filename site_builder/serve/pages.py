@@ -8,6 +8,11 @@ between its load and its listening still reloads it. A site whose ``base_url`` h
 served below that path, as it will be deployed (the state and events too); ``/`` redirects
 there. A path the site does not have is answered, as a host answers it, with the site's own
 ``404.html`` and status 404 (never a folder listing).
+
+A rebuild's changed files are served from memory as soon as its pages are checked
+(:meth:`State.preview`), while its search index is still being made: the page shows an edit
+without waiting for Pagefind. The rest of the site, the search included, is the last good
+build's until the new one is swapped in; the state says ``"search_pending": true`` meanwhile.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Mapping
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -64,14 +70,36 @@ class State:
         self.problems: list[str] = []
         self.base_path = base_path
         """The URL path the served site lies below: that of its last good build."""
+        self.shown: Mapping[str, bytes | None] = {}
+        """Files of the rebuild under way, served before its search index is done (output path
+        → bytes; None: removed). Replaced whole, never changed in place."""
+
+    def preview(self, files: Mapping[str, bytes | None], base_path: str) -> bool:
+        """Serve a rebuild's changed files before it is done, as a new version without problems
+        (its pages passed every check); not when the rebuild moves the site to another base path
+        (then its pages wait for it). Whether shown."""
+        with self._changed:
+            if base_path != self.base_path:
+                return False
+            self.shown = files
+            self.version += 1
+            self.problems = []  # its pages passed every check; only the search index is to come
+            self._changed.notify_all()
+            return True
 
     def update(self, problems: list[str], base_path: str) -> None:
         """Record a rebuild: a good one bumps the version (and may move the site to another
-        base path), a bad one records only the problems. Every listening page is told."""
+        base path), a bad one records only the problems. Every listening page is told. A
+        good rebuild already previewed keeps its version (its pages are those shown); a bad
+        one takes its preview back, as a new version of the last good site."""
         with self._changed:
-            if not problems:
+            previewed, self.shown = bool(self.shown), {}
+            if not problems and not previewed:
                 self.version += 1
+            if not problems:
                 self.base_path = base_path
+            elif previewed:
+                self.version += 1
             self.problems = problems
             self._changed.notify_all()
 
@@ -87,7 +115,8 @@ class State:
             return self._json()
 
     def _json(self) -> bytes:
-        return json.dumps({"version": self.version, "problems": self.problems}).encode()
+        state = {"version": self.version, "problems": self.problems, "search_pending": bool(self.shown)}
+        return json.dumps(state).encode()
 
     def after(self, shown: bytes | None, timeout: float) -> bytes | None:
         """The state once it is not ``shown`` (at once if it is not), or ``shown`` again after
@@ -116,6 +145,8 @@ class Handler(SimpleHTTPRequestHandler):
         if asked == under(self.state.base_path, EVENTS_PATH):
             self._send_events()
             return
+        if self._send_shown():
+            return
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
@@ -123,6 +154,26 @@ class Handler(SimpleHTTPRequestHandler):
             self._send_page(200, path)
             return
         super().do_GET()
+
+    def _send_shown(self) -> bool:
+        """Answer from the rebuild's preview, if it has the file asked for."""
+        version = self.state.version  # before the files: a newer preview reloads once more
+        shown = self.state.shown
+        if not shown:
+            return False
+        asked = Path(self.translate_path(self.path)).relative_to(Path(str(self.directory)))
+        name = asked.as_posix() if asked.parts else ""
+        for path in (name, f"{name}/index.html".lstrip("/")):
+            if path in shown:
+                body = shown[path]
+                if body is None:
+                    self.send_error(404)
+                elif path.endswith(".html"):
+                    self._send_html(200, body.decode("utf-8"), version)
+                else:
+                    self._send(200, self.guess_type(path), body)
+                return True
+        return False
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """A missing page is answered with the site's own ``404.html`` (links and all below the
@@ -139,10 +190,13 @@ class Handler(SimpleHTTPRequestHandler):
 
     def _send_page(self, status: int, page: Path) -> None:
         version = self.state.version  # before the page is read: a newer page reloads once more
-        base = self.state.base_path
-        script = _RELOAD_SCRIPT.replace("EVENTS_PATH", under(base, EVENTS_PATH))
+        self._send_html(status, page.read_text("utf-8"), version)
+
+    def _send_html(self, status: int, html: str, version: int) -> None:
+        """A page with the reload script, which knows the version it was served at."""
+        script = _RELOAD_SCRIPT.replace("EVENTS_PATH", under(self.state.base_path, EVENTS_PATH))
         script = script.replace("VERSION", str(version))
-        html = page.read_text("utf-8").replace("</body>", script + "\n</body>", 1)
+        html = html.replace("</body>", script + "\n</body>", 1)
         self._send(status, "text/html; charset=utf-8", html.encode("utf-8"))
 
     def _send_events(self) -> None:

@@ -11,7 +11,8 @@ What makes a rebuild cheap is what the process keeps between builds: the cache's
 (:meth:`~site_builder.build.store.Store.in_memory`), so a rebuild re-imports and
 re-renders only the batches whose key changed, rewrites only the files whose bytes
 changed and re-indexes only the search shards whose pages did, without reading
-every other batch's summary again.
+every other batch's summary again. Its changed pages are served as soon as they are checked,
+before the search index is done (:meth:`~site_builder.serve.pages.State.preview`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from site_builder.build.loading import default_jobs
 from site_builder.build.pipeline import build
 from site_builder.build.plan import plan_build
 from site_builder.build.pool import Pool
+from site_builder.build.preview import Changed
 from site_builder.build.store import Store
 from site_builder.build.workers import WORKERS
 from site_builder.check.schedule import Schedule
@@ -99,9 +101,14 @@ def _rebuild(
     """Build once more; whether the site built."""
     flags = include or Schedule("")
     schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
-    built = build(plan_build(project, out, schedule=schedule, store=store), start=workers)
+    base_path = project.settings.base_path
+
+    def show(files: Changed) -> None:
+        state.preview(files, base_path)
+
+    built = build(plan_build(project, out, schedule=schedule, store=store), start=workers, show=show)
     problems = [str(p) for p in built.problems]
-    state.update(problems, project.settings.base_path)
+    state.update(problems, base_path)
     left_out = built.omitted.message()
     done = f"built {count(built.pages, 'page')}" + (f"; {left_out}" if left_out else "")
     say("\n".join(problems) if problems else "".join(f"{w}\n" for w in built.warnings) + done)
