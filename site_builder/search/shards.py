@@ -20,8 +20,11 @@ from site_builder.search.pagefind import BUNDLE, pagefind_version
 
 BATCHES_PER_SHARD = 10
 """About this many batches (30 articles) share a shard: re-indexing one takes some 0.15 s."""
-MAX_SHARDS = 32
-"""A search loads every shard's index: past this, shards grow instead of multiplying."""
+MAX_SHARDS = 4
+"""A reader's first search loads every shard's index (three requests each, one after another):
+at 4 it costs at most twice what one Pagefind bundle over the whole site costs (bench/README.md,
+"the shard curve"); past this, shards grow instead of multiplying, and re-indexing one takes
+longer (about 10 s at 10,000 articles)."""
 
 
 def shard_count(batches: int) -> int:
