@@ -8,6 +8,8 @@ bundle is the new one and the state says so.
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 import threading
 import time
@@ -66,6 +68,24 @@ def serving_here(root: Path) -> Iterator[tuple[str, list[str]]]:
         assert not failed, failed
 
 
+def gated_pagefind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """Pagefind's command swapped for a wrapper that notes each run, then waits while the gate
+    file is missing; the gate (there) and the file of runs."""
+    gate = tmp_path / "gate"
+    gate.touch()
+    runs = tmp_path / "pagefind-runs"
+    runs.touch()
+    wrapper = tmp_path / "pagefind-at-a-gate"
+    wrapper.write_text(
+        f"#!/bin/sh\necho run >> '{runs}'\nwhile [ ! -e '{gate}' ]; do sleep 0.05; done\n"
+        f"exec '{pagefind._executable()}' \"$@\"\n",
+        "utf-8",
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setattr(pagefind, "_executable", lambda: str(wrapper))
+    return gate, runs
+
+
 def until(what: str, probe: Callable[[], bool], said: list[str]) -> None:
     """Wait for ``probe()`` to be true."""
     deadline = time.monotonic() + DEADLINE
@@ -80,17 +100,7 @@ def test_an_edit_shows_before_its_search_index_is_done(
     make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = make_site({ARTICLE: live_batch("The words first served."), OTHER: OTHER_BATCH})
-    gate = tmp_path / "gate"
-    gate.touch()
-    runs = tmp_path / "pagefind-runs"
-    wrapper = tmp_path / "pagefind-at-a-gate"
-    wrapper.write_text(
-        f"#!/bin/sh\necho run >> '{runs}'\nwhile [ ! -e '{gate}' ]; do sleep 0.05; done\n"
-        f"exec '{pagefind._executable()}' \"$@\"\n",
-        "utf-8",
-    )
-    wrapper.chmod(0o755)
-    monkeypatch.setattr(pagefind, "_executable", lambda: str(wrapper))
+    gate, runs = gated_pagefind(tmp_path, monkeypatch)
     served = root / ".site-builder-cache" / "serve" / "site"
     with serving_here(root) as (base, said):
         page = base + ARTICLE_URL
@@ -116,6 +126,45 @@ def test_an_edit_shows_before_its_search_index_is_done(
         built = (served / ARTICLE_URL / "index.html").read_text("utf-8")
         assert built == shown, "the preview was not the page built"
         assert RELOAD.sub("", get(page)[1]) == shown
+
+
+def indexed_text(served: Path) -> str:
+    """The text of every page the served site's search bundle holds."""
+    texts = []
+    for fragment in sorted((served / "pagefind" / "fragment").iterdir()):
+        data = gzip.decompress(fragment.read_bytes())
+        texts.append(json.loads(data[data.index(b"{") :])["content"])
+    return "\n".join(texts)
+
+
+def test_an_edit_during_the_search_index_is_built_at_once_and_indexed_last(
+    make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_site({ARTICLE: live_batch("The words first served."), OTHER: OTHER_BATCH})
+    gate, runs = gated_pagefind(tmp_path, monkeypatch)
+    served = root / ".site-builder-cache" / "serve" / "site"
+    with serving_here(root) as (base, said):
+        page = base + ARTICLE_URL
+        assert "words first served" in indexed_text(served)
+        gate.unlink()
+        started = len(runs.read_text().splitlines())
+        replace_file(root, ARTICLE, live_batch("A first edit, held at the gate."))
+        until("the first edit", lambda: "A first edit, held at the gate." in get(page)[1], said)
+        until("Pagefind for it", lambda: len(runs.read_text().splitlines()) > started, said)
+
+        replace_file(root, ARTICLE, live_batch("A second edit, while the first is indexed."))
+        until("the second edit", lambda: "A second edit, while the first is indexed." in get(page)[1], said)
+        until("Pagefind for it", lambda: len(runs.read_text().splitlines()) > started + 1, said)
+        assert any("search index is left to the next build" in line for line in said), said
+        assert state(base)["search_pending"] is True
+        # The first edit's build went live with the last bundle in its place, indexed from older pages.
+        assert "words first served" in indexed_text(served)
+
+        gate.touch()
+        until("the index", lambda: state(base)["search_pending"] is False, said)
+        text = indexed_text(served)
+        assert "A second edit, while the first is indexed." in text
+        assert "first edit, held" not in text and "words first served" not in text
 
 
 def test_a_good_preview_keeps_its_version_and_a_failed_one_is_taken_back() -> None:

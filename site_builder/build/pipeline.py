@@ -40,7 +40,7 @@ from site_builder.build.workers import Job
 from site_builder.check.images import Assets
 from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem, SiteBuilderError, errors_in
-from site_builder.search.indexing import Indexing
+from site_builder.search.indexing import Indexing, never
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +61,9 @@ class Built:
     """What the build left out (drafts, scheduled revisions)."""
     warnings: tuple[Problem, ...] = ()
     """Likely mistakes that did not stop the build (of the last build, when nothing changed)."""
+    search_stale: bool = False
+    """A newer edit came once the pages were shown (``serve``): some search shards kept the
+    last site's bundle, and the next build indexes them again."""
 
 
 Report = Callable[[str], None]
@@ -86,6 +89,9 @@ class _Build:
     """How they start, or the pool they are."""
     show: Show | None = None
     """Told the changed files once the pages are checked, before the search index is done."""
+    newer: Callable[[], bool] = never
+    """Once the changed files are shown: whether a newer edit waits, so that the search index
+    need not be finished (each shard still indexing keeps the live site's bundle)."""
 
 
 def build(
@@ -95,10 +101,12 @@ def build(
     report: Report = print_nothing,
     start: StartMethod | Pool = "fork",
     show: Show | None = None,
+    newer: Callable[[], bool] = never,
 ) -> Built:
     """Steps 1-10: a new site swapped in whole, or its problems and the old site untouched
     (``start``: how its worker processes start, or a pool that outlives the build; ``show``:
-    told what changed as soon as the pages are checked, while the search index is finished)."""
+    told what changed as soon as the pages are checked, while the search index is finished;
+    ``newer``: then asked whether to give up waiting for that index)."""
     target = plan.target
     try:
         staging.recover(target)  # what a killed build left, before anything else
@@ -119,7 +127,7 @@ def build(
     reuse = plan.reuse
     spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
     try:
-        return _build_into(plan, stage, spool, jobs, report, start, show)
+        return _build_into(plan, stage, spool, jobs, report, start, show, newer)
     except OSError as exc:
         staging.recover(target)  # a failure between the two renames: the old site goes back
         message = f"cannot write the site to {target}: {exc}; the previous site is untouched"
@@ -151,6 +159,7 @@ def _build_into(
     report: Report,
     start: StartMethod | Pool,
     show: Show | None,
+    newer: Callable[[], bool],
 ) -> Built:
     settings = plan.project.settings
     kept = plan.reuse.bundles() if plan.reuse is not None else None
@@ -160,11 +169,12 @@ def _build_into(
         spool / "search",
         settings.language,
         _live_bundles(stage),
+        _live_keys(stage),
         jobs or default_jobs(),
         settings.base_path,
     )
     indexing.start([path.stem for path in plan.inputs.keys])
-    run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs(), start, show)
+    run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs(), start, show, newer)
     # One thread joins revisions.json and the feed (the kernel copies, the interpreter is
     # free) while this one goes on; a failed build waits only for the copy under way.
     copier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join")
@@ -223,9 +233,11 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     links = check_links(run.plan, run.stage, staged, keep=run.plan.reuse is not None)  # 7.
     for done in staged.copying:
         done.result()  # an OSError of the copy is the build's
+    give_up = never
     if run.show is not None and not links.problems and (news := changed(run.stage, staged.hashes)):
         run.show(news)
-    index = run.indexing.finish()  # 8.
+        give_up = run.newer
+    index = run.indexing.finish(give_up)  # 8.
     problems = [*links.problems, *index.problems]
     if problems:
         return Built(tuple(sorted(problems, key=Problem.sort_key)), judged.revisions, 0, 0)
@@ -247,7 +259,15 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
         )
         run.plan.reuse.remember(memory)
     pages, files, record = written.record.pages, len(written.record.files), written.record
-    return Built((), judged.revisions, pages, files, omitted=record.omitted, warnings=record.warnings)
+    return Built(
+        (),
+        judged.revisions,
+        pages,
+        files,
+        omitted=record.omitted,
+        warnings=record.warnings,
+        search_stale=index.stale,
+    )
 
 
 def _live_bundles(stage: staging.Stage) -> Callable[[str], tuple[Path, tuple[str, ...]] | None]:
@@ -261,3 +281,14 @@ def _live_bundles(stage: staging.Stage) -> Callable[[str], tuple[Path, tuple[str
         return None
 
     return live
+
+
+def _live_keys(stage: staging.Stage) -> Callable[[str], str | None]:
+    """The shard key of the live site's bundle published at a folder of the site."""
+    bundles = stage.live.bundles if stage.live is not None else {}
+
+    def key(folder: str) -> str | None:
+        found = bundles.get(folder)
+        return found[0] if found is not None else None
+
+    return key

@@ -6,10 +6,15 @@ the shard's pages by a glob. A finished shard's bundle comes from the live site
 (untouched since the last build), from the cache, or from a new Pagefind run into
 a scratch folder; nothing here writes the site or the cache: :class:`Index` says
 what to publish and what is new for the cache to keep.
+
+``serve`` may give up waiting for the indexers once a newer edit has come (its pages are
+shown already): each shard not indexed yet then keeps the live site's bundle of its place,
+indexed from older pages, and the next build indexes it again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -28,6 +33,15 @@ Bundle = tuple[str, tuple[str, ...]]
 
 Live = Callable[[str], "tuple[Path, tuple[str, ...]] | None"]
 """Where the live site holds, untouched, the bundle of the shard with this key, and its files."""
+LiveKeys = Callable[[str], "str | None"]
+"""The shard key of the live site's bundle published at this folder of the site."""
+GIVE_UP_STEP = 0.05
+"""Seconds between two looks at whether to give up waiting for the indexers."""
+
+
+def never() -> bool:
+    """The default: a build always waits for its search index."""
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +60,8 @@ class Index:
     """Shard key → the folder of a bundle indexed by this build (its hashes file beside it)."""
     used: frozenset[str] = frozenset()
     """Every shard key the index is made of."""
+    stale: bool = False
+    """Some shards kept the live site's bundle, indexed from pages that have changed since."""
 
 
 @dataclass(slots=True)
@@ -60,6 +76,7 @@ class Indexing:
     """Where this build's indexers write their bundles."""
     language: str
     live_bundle: Live
+    live_key: LiveKeys = lambda _folder: None
     jobs: int = 1
     base_path: str = "/"
     """The path of the site's base URL: the search script's URLs lie below it."""
@@ -82,6 +99,8 @@ class Indexing:
     """Shard key → the bundle a new indexer run made."""
     problems: list[Problem] = field(default_factory=list)
     """What the indexers that ended reported."""
+    stand_ins: dict[str, tuple[str, Path, tuple[str, ...]]] = field(default_factory=dict)
+    """Shard key → the live bundle that stands for it, given up on: its key, folder, files."""
 
     def start(self, batches: Sequence[str]) -> None:
         """Know the site's batches (in site order) and their shards; nothing runs yet."""
@@ -154,13 +173,16 @@ class Indexing:
             self.queued.append(shard)
             self.launch()
 
-    def launch(self, *, wait: bool = False) -> None:
-        """Collect the indexers that ended (with ``wait``, the oldest, once it ends), then
-        start queued ones while fewer than ``jobs`` run."""
+    def launch(self, *, wait: bool = False, timeout: float | None = None) -> None:
+        """Collect the indexers that ended (with ``wait``, the oldest, once it ends or
+        ``timeout`` seconds have passed), then start queued ones while fewer than ``jobs`` run."""
         for key, process in list(self.running.items()):
-            if wait or process.poll() is not None:
-                self._collect(key, process)
+            if wait:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout)
                 wait = False
+            if process.poll() is not None:
+                self._collect(key, process)
         while self.queued and len(self.running) < self.jobs:
             shard = self.queued.pop(0)
             run, out = self._folders(shard.key)
@@ -187,25 +209,51 @@ class Indexing:
         self.made[key] = made
         self.sources[key] = (made, tuple(names))
 
-    def finish(self) -> Index:
-        """Wait for the indexers; then every shard's bundle, in shard order, and the script."""
+    def finish(self, give_up: Callable[[], bool] = never) -> Index:
+        """Wait for the indexers, or until ``give_up()`` says to and every shard still to be
+        indexed has a live bundle in its place; then every shard's bundle, in shard order,
+        and the script."""
         while self.running:
-            self.launch(wait=True)
+            if give_up():
+                if self._stand_in():
+                    break
+                give_up = never  # a shard without a live bundle: this build waits for its index
+            self.launch(wait=True, timeout=GIVE_UP_STEP)
         if self.problems:
             return Index(tuple(self.problems))
         files: dict[str, Path] = {}
         bundles: dict[str, Bundle] = {}
         for index, shard in enumerate(sorted(self.shards, key=lambda shard: shard.number)):
-            folder, names = self.sources[shard.key]
+            key, (folder, names) = shard.key, self.sources.get(shard.key, (Path(), ()))
+            if shard.key in self.stand_ins:
+                key, folder, names = self.stand_ins[shard.key]
             published = bundle_path(index)
             files |= {f"{published}/{name}": folder / name for name in names}
-            bundles[published] = (shard.key, names)
+            bundles[published] = (key, names)
         missing = sorted(UI_FILES - set(files) - {SCRIPT})
         if missing:
             return Index((_problem(f"pagefind did not write {', '.join(missing)}"),))
         script = merging_script(["/" + folder + "/" for folder in bundles], self.base_path)
-        used = frozenset(shard.key for shard in self.shards)
-        return Index((), files, script, bundles, dict(self.made), used)
+        used = frozenset(key for key, _ in bundles.values())
+        return Index((), files, script, bundles, dict(self.made), used, bool(self.stand_ins))
+
+    def _stand_in(self) -> bool:
+        """Stop the indexers still to finish, each shard keeping the untouched live bundle
+        published in its place; nothing is stopped (False) when one has none."""
+        ordered = sorted(self.shards, key=lambda shard: shard.number)
+        stand_ins: dict[str, tuple[str, Path, tuple[str, ...]]] = {}
+        for index, shard in enumerate(ordered):
+            if shard.key in self.sources:
+                continue
+            key = self.live_key(bundle_path(index))
+            found = self.live_bundle(key) if key is not None else None
+            if key is None or found is None:
+                return False
+            stand_ins[shard.key] = (key, *found)
+        for key in stand_ins:
+            self._forget(key)
+        self.stand_ins = stand_ins
+        return True
 
     def stop(self) -> None:
         """Kill what still runs."""

@@ -61,6 +61,15 @@ class Changes:
             return True
         return False
 
+    def listen(self) -> None:
+        """Let the thread report changes while the rebuild goes on (once its pages are shown
+        and it only waits for its search index): :meth:`arrived` says when one came."""
+        self._asked.set()
+
+    def arrived(self) -> bool:
+        """Whether a change is queued: the next :meth:`wait` takes it at once."""
+        return not self._arrived.empty()
+
     def close(self) -> None:
         """Stop watching, and wait for the thread to end (within a step of the watcher): a
         thread still inside the watcher's native code when the interpreter exits aborts the

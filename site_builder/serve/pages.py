@@ -73,6 +73,10 @@ class State:
         self.shown: Mapping[str, bytes | None] = {}
         """Files of the rebuild under way, served before its search index is done (output path
         → bytes; None: removed). Replaced whole, never changed in place."""
+        self.search_pending = False
+        """The search index is not yet that of the pages served."""
+        self._live_pending = False
+        """Whether the last good build left its search index to the next one."""
 
     def preview(self, files: Mapping[str, bytes | None], base_path: str) -> bool:
         """Serve a rebuild's changed files before it is done, as a new version without problems
@@ -82,18 +86,23 @@ class State:
             if base_path != self.base_path:
                 return False
             self.shown = files
+            self.search_pending = True
             self.version += 1
             self.problems = []  # its pages passed every check; only the search index is to come
             self._changed.notify_all()
             return True
 
-    def update(self, problems: list[str], base_path: str) -> None:
+    def update(self, problems: list[str], base_path: str, *, search_pending: bool = False) -> None:
         """Record a rebuild: a good one bumps the version (and may move the site to another
         base path), a bad one records only the problems. Every listening page is told. A
         good rebuild already previewed keeps its version (its pages are those shown); a bad
-        one takes its preview back, as a new version of the last good site."""
+        one takes its preview back, as a new version of the last good site. ``search_pending``:
+        the rebuild left its search index to the next one."""
         with self._changed:
             previewed, self.shown = bool(self.shown), {}
+            if not problems:
+                self._live_pending = search_pending
+            self.search_pending = self._live_pending
             if not problems and not previewed:
                 self.version += 1
             if not problems:
@@ -115,7 +124,7 @@ class State:
             return self._json()
 
     def _json(self) -> bytes:
-        state = {"version": self.version, "problems": self.problems, "search_pending": bool(self.shown)}
+        state = {"version": self.version, "problems": self.problems, "search_pending": self.search_pending}
         return json.dumps(state).encode()
 
     def after(self, shown: bytes | None, timeout: float) -> bytes | None:

@@ -68,7 +68,14 @@ def serve(
         state = State(project.settings.base_path)
         store = Store.in_memory(root)
         rebuild = partial(
-            _rebuild, out=out, state=state, say=say, include=include, store=store, workers=workers
+            _rebuild,
+            out=out,
+            state=state,
+            say=say,
+            include=include,
+            store=store,
+            workers=workers,
+            changes=changes,
         )
         handler = partial(Handler, state=state, directory=str(out))
         # Bound before the first build: a wrong host or a port in use is said at once.
@@ -97,20 +104,27 @@ def _rebuild(
     include: Schedule | None,
     store: Store,
     workers: Pool,
+    changes: Changes,
 ) -> bool:
-    """Build once more; whether the site built."""
+    """Build once more; whether the site built. Its changed pages are shown as soon as they
+    are checked; an edit that comes while its search index is made is built next, at once,
+    the index of this build left to it."""
     flags = include or Schedule("")
     schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
     base_path = project.settings.base_path
 
     def show(files: Changed) -> None:
-        state.preview(files, base_path)
+        if state.preview(files, base_path):
+            changes.listen()
 
-    built = build(plan_build(project, out, schedule=schedule, store=store), start=workers, show=show)
+    plan = plan_build(project, out, schedule=schedule, store=store)
+    built = build(plan, start=workers, show=show, newer=changes.arrived)
     problems = [str(p) for p in built.problems]
-    state.update(problems, base_path)
+    state.update(problems, base_path, search_pending=built.search_stale)
     left_out = built.omitted.message()
     done = f"built {count(built.pages, 'page')}" + (f"; {left_out}" if left_out else "")
+    if built.search_stale:
+        done += "; a newer edit came, so the search index is left to the next build"
     say("\n".join(problems) if problems else "".join(f"{w}\n" for w in built.warnings) + done)
     return not problems
 
