@@ -96,11 +96,15 @@ def until(what: str, probe: Callable[[], bool], said: list[str]) -> None:
     raise AssertionError(f"timed out waiting for {what}; serve said:\n" + "\n".join(said))
 
 
-def test_an_edit_shows_before_its_search_index_is_done(
-    make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def gated(make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path]:
+    """A two-batch site with Pagefind at a gate: its root, the gate and the file of runs."""
     root = make_site({ARTICLE: live_batch("The words first served."), OTHER: OTHER_BATCH})
-    gate, runs = gated_pagefind(tmp_path, monkeypatch)
+    return (root, *gated_pagefind(tmp_path, monkeypatch))
+
+
+def test_an_edit_shows_before_its_search_index_is_done(gated: tuple[Path, Path, Path]) -> None:
+    root, gate, runs = gated
     served = root / ".site-builder-cache" / "serve" / "site"
     with serving_here(root) as (base, said):
         page = base + ARTICLE_URL
@@ -138,10 +142,9 @@ def indexed_text(served: Path) -> str:
 
 
 def test_an_edit_during_the_search_index_is_built_at_once_and_indexed_last(
-    make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    gated: tuple[Path, Path, Path],
 ) -> None:
-    root = make_site({ARTICLE: live_batch("The words first served."), OTHER: OTHER_BATCH})
-    gate, runs = gated_pagefind(tmp_path, monkeypatch)
+    root, gate, runs = gated
     served = root / ".site-builder-cache" / "serve" / "site"
     with serving_here(root) as (base, said):
         page = base + ARTICLE_URL
