@@ -11,7 +11,9 @@ moment the write has returned to the moment the first article's page shows that 
 * ``browser``: the page open in Chromium (Playwright, ``/usr/bin/chromium``), waiting for
   ``document.body.textContent`` to hold the sentence, however the page learns of it.
 
-It watches only the page, never serve's own reload machinery. It also records the peak RSS of
+Last, one edit from a quiet serve is timed twice: until the page shows it (HTTP), and until
+serve's state says the search index is the new one too (serve shows an edit's pages before its
+search index is made). Otherwise it watches only the page, never serve's own reload machinery. It also records the peak RSS of
 serve's process tree (during the start and during the edits) and, at the end, how long serve
 takes to exit after SIGTERM and whether any process it started outlives it. The HTTP part is
 standard library; the browser part needs Playwright.
@@ -215,10 +217,37 @@ def wait_gone(url: str, sentence: str, poll: float, timeout: float) -> None:
         time.sleep(poll)
 
 
+def search_current(url: str, poll: float, timeout: float) -> float:
+    """Seconds until serve's state says the search index is that of the pages served (NaN:
+    not within ``timeout``). serve shows an edit's pages before its search index is done."""
+    state = url[: url.index("/articles/") + 1] + "__site_builder__/state"
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout:
+        text, _ = fetch(state)
+        if text and json.loads(text).get("search_pending") is False:
+            return time.perf_counter() - started
+        time.sleep(poll)
+    return float("nan")
+
+
+def settled_edit(
+    args: argparse.Namespace, url: str, batch: Path, original: str, number: int
+) -> dict[str, object]:
+    """One edit from a quiet serve, timed twice: until the page shows it, and until the search
+    index is the new one too (the index is made after the page is shown)."""
+    search_current(url, args.poll, args.edit_timeout)
+    edit_batch(batch, original, number)
+    page = http_waiter(url, args.poll, args.edit_timeout)(edit_sentence(number))
+    search = page + search_current(url, args.poll, args.edit_timeout)
+    print(f"  settled edit {number}: page {page:.3f} s, search index {search:.3f} s", file=sys.stderr)
+    return {"page_s": round(page, 3), "search_s": round(search, 3)}
+
+
 def edits(args: argparse.Namespace, url: str, batch: Path, original: str) -> dict[str, object]:
-    """The two series, each with its own edit numbers (so each sentence is new to the page)."""
+    """The two series, each with its own edit numbers (so each sentence is new to the page),
+    then one settled edit."""
     report: dict[str, object] = {}
-    numbers = iter(range(1, 2 * args.edits + 1))
+    numbers = iter(range(1, 2 * args.edits + 2))
     chosen: list[int] = []
     if "http" in args.series:
         chosen = [next(numbers) for _ in range(args.edits)]
@@ -228,6 +257,8 @@ def edits(args: argparse.Namespace, url: str, batch: Path, original: str) -> dic
         chosen = [next(numbers) for _ in range(args.edits)]
         seconds = browser_series(url, batch, original, chosen, args.pause, args.poll, args.edit_timeout)
         report["browser"] = summary(seconds)
+    chosen = [next(numbers)]
+    report["settled"] = settled_edit(args, url, batch, original, chosen[0])
     batch.write_text(original, encoding="utf-8")
     if chosen:
         wait_gone(url, edit_sentence(chosen[-1]), args.poll, args.edit_timeout)
@@ -290,6 +321,13 @@ def table(report: dict[str, object], peer_cold: float | None) -> str:
         lines.append(f"| {label} | {shown} | {runs} | {result['failed']} | {ratio} |")
     stop = report["sigterm"]
     assert isinstance(stop, dict)
+    settled = report.get("settled")
+    if isinstance(settled, dict):
+        lines += [
+            "",
+            f"one edit from a quiet serve: page shows it after {settled['page_s']:.3f} s, "
+            f"the search index is the new one after {settled['search_s']:.3f} s",
+        ]
     lines += [
         "",
         f"serve start (first build until the page answers): {report['start_s']} s; peak RSS of serve's "
