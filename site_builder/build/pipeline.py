@@ -172,6 +172,7 @@ def _build_into(
         _live_keys(stage),
         jobs or default_jobs(),
         settings.base_path,
+        hold=show is not None and stage.live is not None,  # the pages are shown first
     )
     indexing.start([path.stem for path in plan.inputs.keys])
     run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs(), start, show, newer)

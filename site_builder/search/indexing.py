@@ -80,6 +80,9 @@ class Indexing:
     jobs: int = 1
     base_path: str = "/"
     """The path of the site's base URL: the search script's URLs lie below it."""
+    hold: bool = False
+    """Start no indexer before :meth:`finish` (``serve``: the pages are shown first, and a
+    Pagefind run would take the cores they wait for)."""
     batches: dict[str, int] = field(default_factory=dict)
     """The shard of every batch of the site."""
     seen: set[str] = field(default_factory=set)
@@ -171,7 +174,8 @@ class Indexing:
             self.sources[shard.key] = (folder, tuple(_files(folder)))
         else:
             self.queued.append(shard)
-            self.launch()
+            if not self.hold:
+                self.launch()
 
     def launch(self, *, wait: bool = False, timeout: float | None = None) -> None:
         """Collect the indexers that ended (with ``wait``, the oldest, once it ends or
@@ -213,12 +217,13 @@ class Indexing:
         """Wait for the indexers, or until ``give_up()`` says to and every shard still to be
         indexed has a live bundle in its place; then every shard's bundle, in shard order,
         and the script."""
-        while self.running:
+        self.hold = False
+        while self.running or self.queued:
             if give_up():
                 if self._stand_in():
                     break
                 give_up = never  # a shard without a live bundle: this build waits for its index
-            self.launch(wait=True, timeout=GIVE_UP_STEP)
+            self.launch(wait=bool(self.running), timeout=GIVE_UP_STEP)
         if self.problems:
             return Index(tuple(self.problems))
         files: dict[str, Path] = {}

@@ -17,6 +17,7 @@ build's until the new one is swapped in; the state says ``"search_pending": true
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -143,6 +144,11 @@ class Handler(SimpleHTTPRequestHandler):
     def __init__(self, *args: object, state: State, directory: str) -> None:
         self.state = state
         super().__init__(*args, directory=directory)  # type: ignore[arg-type]
+
+    def handle(self) -> None:
+        """A reader gone mid-answer (a reload, a closed tab, a timeout) is no fault of the site."""
+        with contextlib.suppress(ConnectionError):
+            super().handle()
 
     def do_GET(self) -> None:
         if self._outside_the_site():
