@@ -39,6 +39,17 @@ def die_with_parent() -> None:
         os._exit(1)
 
 
+BACKGROUND_NICENESS = 10
+"""How much less CPU priority a background process takes (``nice``)."""
+
+
+def die_with_parent_in_background() -> None:
+    """:func:`die_with_parent`, at a lower CPU priority: the cores go first to what a person
+    waits for (``serve``'s pages, the browser showing them)."""
+    os.nice(BACKGROUND_NICENESS)
+    die_with_parent()
+
+
 def start_worker(owner: int | None = None) -> None:
     """Set up a worker process: it dies with its parent (and with ``owner``, the process
     whose pool it serves, when a forkserver is its parent) and leaves stopping to it.

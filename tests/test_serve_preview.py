@@ -158,10 +158,11 @@ def test_an_edit_during_the_search_index_is_built_at_once_and_indexed_last(
         replace_file(root, ARTICLE, live_batch("A second edit, while the first is indexed."))
         until("the second edit", lambda: "A second edit, while the first is indexed." in get(page)[1], said)
         until("Pagefind for it", lambda: len(runs.read_text().splitlines()) > started + 1, said)
-        assert any("search index is left to the next build" in line for line in said), said
+        assert any("a newer edit came before the search index was done" in line for line in said), said
         assert state(base)["search_pending"] is True
-        # The first edit's build went live with the last bundle in its place, indexed from older pages.
+        # The first edit's build ended at its preview: the live site, search and all, is the first.
         assert "words first served" in indexed_text(served)
+        assert "words first served" in (served / ARTICLE_URL / "index.html").read_text("utf-8")
 
         gate.touch()
         until("the index", lambda: state(base)["search_pending"] is False, said)
@@ -189,3 +190,12 @@ def test_a_good_preview_keeps_its_version_and_a_failed_one_is_taken_back() -> No
 
     assert not state.preview({"a/index.html": b"x"}, "/moved/")  # another base path: no preview
     assert (state.version, state.shown) == (4, {})
+
+    # Superseded by a newer edit after its preview: the preview stays, as the last good pages.
+    assert state.preview({"a/index.html": b"<p>third</p>"}, "/")
+    state.update([], "/", superseded=True)
+    assert (state.version, state.shown) == (5, {"a/index.html": b"<p>third</p>"})
+    state.update(["articles/a.py:3: syntax: invalid syntax"], "/")  # failed before any preview
+    assert (state.version, state.shown) == (5, {"a/index.html": b"<p>third</p>"})
+    state.update([], "/")  # built whole without a preview (nothing changed from the live site)
+    assert (state.version, state.shown, state.problems) == (6, {}, [])

@@ -61,9 +61,9 @@ class Built:
     """What the build left out (drafts, scheduled revisions)."""
     warnings: tuple[Problem, ...] = ()
     """Likely mistakes that did not stop the build (of the last build, when nothing changed)."""
-    search_stale: bool = False
-    """A newer edit came once the pages were shown (``serve``): some search shards kept the
-    last site's bundle, and the next build indexes them again."""
+    superseded: bool = False
+    """A newer edit came once the pages were shown (``serve``): nothing was written, the
+    next build goes on from there."""
 
 
 Report = Callable[[str], None]
@@ -91,7 +91,7 @@ class _Build:
     """Told the changed files once the pages are checked, before the search index is done."""
     newer: Callable[[], bool] = never
     """Once the changed files are shown: whether a newer edit waits, so that the search index
-    need not be finished (each shard still indexing keeps the live site's bundle)."""
+    need not be finished: the build ends there, without writing."""
 
 
 def build(
@@ -169,10 +169,9 @@ def _build_into(
         spool / "search",
         settings.language,
         _live_bundles(stage),
-        _live_keys(stage),
         jobs or default_jobs(),
         settings.base_path,
-        hold=show is not None and stage.live is not None,  # the pages are shown first
+        background=show is not None and stage.live is not None,  # the pages are shown first
     )
     indexing.start([path.stem for path in plan.inputs.keys])
     run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs(), start, show, newer)
@@ -239,6 +238,8 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
         run.show(news)
         give_up = run.newer
     index = run.indexing.finish(give_up)  # 8.
+    if index.given_up:
+        return Built((), judged.revisions, 0, 0, superseded=True)
     problems = [*links.problems, *index.problems]
     if problems:
         return Built(tuple(sorted(problems, key=Problem.sort_key)), judged.revisions, 0, 0)
@@ -267,7 +268,6 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
         files,
         omitted=record.omitted,
         warnings=record.warnings,
-        search_stale=index.stale,
     )
 
 
@@ -282,14 +282,3 @@ def _live_bundles(stage: staging.Stage) -> Callable[[str], tuple[Path, tuple[str
         return None
 
     return live
-
-
-def _live_keys(stage: staging.Stage) -> Callable[[str], str | None]:
-    """The shard key of the live site's bundle published at a folder of the site."""
-    bundles = stage.live.bundles if stage.live is not None else {}
-
-    def key(folder: str) -> str | None:
-        found = bundles.get(folder)
-        return found[0] if found is not None else None
-
-    return key

@@ -40,10 +40,7 @@ def swap(plan: Plan, stage: staging.Stage, judged: Judged, staged: Staged, index
     spare = plan.reuse.spare() if plan.reuse is not None else None
     kept_old = staging.swap(stage.folder, plan.target, spare)
     warnings = tuple(p for p in judged.problems if p.severity == "warning")
-    # A stale search index is not what these inputs give: no date makes this site up to date.
-    window = (
-        None if index.stale else Window.of(plan.schedule, judged.timings(), published=judged.revisions > 0)
-    )
+    window = Window.of(plan.schedule, judged.timings(), published=judged.revisions > 0)
     record = Written(
         plan.inputs.key,
         listed,

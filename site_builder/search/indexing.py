@@ -8,8 +8,7 @@ a scratch folder; nothing here writes the site or the cache: :class:`Index` says
 what to publish and what is new for the cache to keep.
 
 ``serve`` may give up waiting for the indexers once a newer edit has come (its pages are
-shown already): each shard not indexed yet then keeps the live site's bundle of its place,
-indexed from older pages, and the next build indexes it again.
+shown already): the build then ends without publishing, and the next one indexes again.
 """
 
 from __future__ import annotations
@@ -33,8 +32,6 @@ Bundle = tuple[str, tuple[str, ...]]
 
 Live = Callable[[str], "tuple[Path, tuple[str, ...]] | None"]
 """Where the live site holds, untouched, the bundle of the shard with this key, and its files."""
-LiveKeys = Callable[[str], "str | None"]
-"""The shard key of the live site's bundle published at this folder of the site."""
 GIVE_UP_STEP = 0.05
 """Seconds between two looks at whether to give up waiting for the indexers."""
 
@@ -60,8 +57,8 @@ class Index:
     """Shard key → the folder of a bundle indexed by this build (its hashes file beside it)."""
     used: frozenset[str] = frozenset()
     """Every shard key the index is made of."""
-    stale: bool = False
-    """Some shards kept the live site's bundle, indexed from pages that have changed since."""
+    given_up: bool = False
+    """Waiting for the indexers was given up: nothing else is set then."""
 
 
 @dataclass(slots=True)
@@ -76,13 +73,13 @@ class Indexing:
     """Where this build's indexers write their bundles."""
     language: str
     live_bundle: Live
-    live_key: LiveKeys = lambda _folder: None
     jobs: int = 1
     base_path: str = "/"
     """The path of the site's base URL: the search script's URLs lie below it."""
-    hold: bool = False
-    """Start no indexer before :meth:`finish` (``serve``: the pages are shown first, and a
-    Pagefind run would take the cores they wait for)."""
+    background: bool = False
+    """Start no indexer before :meth:`finish`, and run them at a lower CPU priority (``serve``:
+    the pages are shown first, and Pagefind would take the cores that they and the browser
+    showing them wait for)."""
     batches: dict[str, int] = field(default_factory=dict)
     """The shard of every batch of the site."""
     seen: set[str] = field(default_factory=set)
@@ -102,8 +99,6 @@ class Indexing:
     """Shard key → the bundle a new indexer run made."""
     problems: list[Problem] = field(default_factory=list)
     """What the indexers that ended reported."""
-    stand_ins: dict[str, tuple[str, Path, tuple[str, ...]]] = field(default_factory=dict)
-    """Shard key → the live bundle that stands for it, given up on: its key, folder, files."""
 
     def start(self, batches: Sequence[str]) -> None:
         """Know the site's batches (in site order) and their shards; nothing runs yet."""
@@ -174,7 +169,7 @@ class Indexing:
             self.sources[shard.key] = (folder, tuple(_files(folder)))
         else:
             self.queued.append(shard)
-            if not self.hold:
+            if not self.background:
                 self.launch()
 
     def launch(self, *, wait: bool = False, timeout: float | None = None) -> None:
@@ -190,7 +185,9 @@ class Indexing:
         while self.queued and len(self.running) < self.jobs:
             shard = self.queued.pop(0)
             run, out = self._folders(shard.key)
-            self.running[shard.key] = start_pagefind(self.staging, shard.pages, run, out, self.language)
+            self.running[shard.key] = start_pagefind(
+                self.staging, shard.pages, run, out, self.language, background=self.background
+            )
 
     def _folders(self, key: str) -> tuple[Path, Path]:
         """Where the indexer of shard ``key`` runs (its settings file), and where it writes."""
@@ -214,51 +211,28 @@ class Indexing:
         self.sources[key] = (made, tuple(names))
 
     def finish(self, give_up: Callable[[], bool] = never) -> Index:
-        """Wait for the indexers, or until ``give_up()`` says to and every shard still to be
-        indexed has a live bundle in its place; then every shard's bundle, in shard order,
-        and the script."""
-        self.hold = False
+        """Wait for the indexers (or until ``give_up()`` says to: they are stopped); then every
+        shard's bundle, in shard order, and the script."""
         while self.running or self.queued:
             if give_up():
-                if self._stand_in():
-                    break
-                give_up = never  # a shard without a live bundle: this build waits for its index
+                self.stop()
+                return Index((), given_up=True)
             self.launch(wait=bool(self.running), timeout=GIVE_UP_STEP)
         if self.problems:
             return Index(tuple(self.problems))
         files: dict[str, Path] = {}
         bundles: dict[str, Bundle] = {}
         for index, shard in enumerate(sorted(self.shards, key=lambda shard: shard.number)):
-            key, (folder, names) = shard.key, self.sources.get(shard.key, (Path(), ()))
-            if shard.key in self.stand_ins:
-                key, folder, names = self.stand_ins[shard.key]
+            folder, names = self.sources[shard.key]
             published = bundle_path(index)
             files |= {f"{published}/{name}": folder / name for name in names}
-            bundles[published] = (key, names)
+            bundles[published] = (shard.key, names)
         missing = sorted(UI_FILES - set(files) - {SCRIPT})
         if missing:
             return Index((_problem(f"pagefind did not write {', '.join(missing)}"),))
         script = merging_script(["/" + folder + "/" for folder in bundles], self.base_path)
-        used = frozenset(key for key, _ in bundles.values())
-        return Index((), files, script, bundles, dict(self.made), used, bool(self.stand_ins))
-
-    def _stand_in(self) -> bool:
-        """Stop the indexers still to finish, each shard keeping the untouched live bundle
-        published in its place; nothing is stopped (False) when one has none."""
-        ordered = sorted(self.shards, key=lambda shard: shard.number)
-        stand_ins: dict[str, tuple[str, Path, tuple[str, ...]]] = {}
-        for index, shard in enumerate(ordered):
-            if shard.key in self.sources:
-                continue
-            key = self.live_key(bundle_path(index))
-            found = self.live_bundle(key) if key is not None else None
-            if key is None or found is None:
-                return False
-            stand_ins[shard.key] = (key, *found)
-        for key in stand_ins:
-            self._forget(key)
-        self.stand_ins = stand_ins
-        return True
+        used = frozenset(shard.key for shard in self.shards)
+        return Index((), files, script, bundles, dict(self.made), used)
 
     def stop(self) -> None:
         """Kill what still runs."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from site_builder.check.site_layout import under
-from site_builder.processes import die_with_parent
+from site_builder.processes import die_with_parent, die_with_parent_in_background
 
 BUNDLE = "pagefind"
 """The folder of the site that holds the search index."""
@@ -26,10 +26,11 @@ _GLOB_SPECIAL = re.compile(r"[\\*?\[\]{},]")
 
 
 def start_pagefind(
-    site: Path, pages: Sequence[str], run: Path, out: Path, language: str
+    site: Path, pages: Sequence[str], run: Path, out: Path, language: str, *, background: bool = False
 ) -> subprocess.Popen[str]:
     """Index ``pages`` (paths relative to ``site``) into ``out``. They are named by a glob in
-    a settings file (a command line has a length limit), read from ``run``, the working folder."""
+    a settings file (a command line has a length limit), read from ``run``, the working folder;
+    ``background``: at a lower CPU priority."""
     alternatives = ",".join(_GLOB_SPECIAL.sub(r"\\\g<0>", page) for page in pages)
     settings = {
         "site": str(site),
@@ -50,7 +51,7 @@ def start_pagefind(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=die_with_parent,
+        preexec_fn=die_with_parent_in_background if background else die_with_parent,
     )
 
 

@@ -74,10 +74,8 @@ class State:
         self.shown: Mapping[str, bytes | None] = {}
         """Files of the rebuild under way, served before its search index is done (output path
         → bytes; None: removed). Replaced whole, never changed in place."""
-        self.search_pending = False
-        """The search index is not yet that of the pages served."""
-        self._live_pending = False
-        """Whether the last good build left its search index to the next one."""
+        self._previewed = False
+        """The rebuild under way has shown its changed files."""
 
     def preview(self, files: Mapping[str, bytes | None], base_path: str) -> bool:
         """Serve a rebuild's changed files before it is done, as a new version without problems
@@ -87,29 +85,32 @@ class State:
             if base_path != self.base_path:
                 return False
             self.shown = files
-            self.search_pending = True
+            self._previewed = True
             self.version += 1
             self.problems = []  # its pages passed every check; only the search index is to come
             self._changed.notify_all()
             return True
 
-    def update(self, problems: list[str], base_path: str, *, search_pending: bool = False) -> None:
+    def update(self, problems: list[str], base_path: str, *, superseded: bool = False) -> None:
         """Record a rebuild: a good one bumps the version (and may move the site to another
-        base path), a bad one records only the problems. Every listening page is told. A
-        good rebuild already previewed keeps its version (its pages are those shown); a bad
-        one takes its preview back, as a new version of the last good site. ``search_pending``:
-        the rebuild left its search index to the next one."""
+        base path), a bad one records only the problems. Every listening page is told.
+
+        A good rebuild that showed its files keeps its version (its pages are those shown); a
+        bad one that showed them takes them back, as a new version of the live site. One
+        ``superseded`` by a newer edit once it showed its files leaves them shown: the next
+        rebuild follows at once."""
         with self._changed:
-            previewed, self.shown = bool(self.shown), {}
+            previewed, self._previewed = self._previewed, False
+            if superseded:
+                self._changed.notify_all()
+                return
             if not problems:
-                self._live_pending = search_pending
-            self.search_pending = self._live_pending
-            if not problems and not previewed:
-                self.version += 1
-            if not problems:
+                self.version += 0 if previewed else 1
                 self.base_path = base_path
             elif previewed:
                 self.version += 1
+            if not problems or previewed:
+                self.shown = {}
             self.problems = problems
             self._changed.notify_all()
 
@@ -125,7 +126,7 @@ class State:
             return self._json()
 
     def _json(self) -> bytes:
-        state = {"version": self.version, "problems": self.problems, "search_pending": self.search_pending}
+        state = {"version": self.version, "problems": self.problems, "search_pending": bool(self.shown)}
         return json.dumps(state).encode()
 
     def after(self, shown: bytes | None, timeout: float) -> bytes | None:

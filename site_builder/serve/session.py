@@ -107,8 +107,8 @@ def _rebuild(
     changes: Changes,
 ) -> bool:
     """Build once more; whether the site built. Its changed pages are shown as soon as they
-    are checked; an edit that comes while its search index is made is built next, at once,
-    the index of this build left to it."""
+    are checked; an edit that comes while its search index is made ends it there, and the
+    next rebuild, at once, goes on from the live site."""
     flags = include or Schedule("")
     schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
     base_path = project.settings.base_path
@@ -120,11 +120,12 @@ def _rebuild(
     plan = plan_build(project, out, schedule=schedule, store=store)
     built = build(plan, start=workers, show=show, newer=changes.arrived)
     problems = [str(p) for p in built.problems]
-    state.update(problems, base_path, search_pending=built.search_stale)
+    state.update(problems, base_path, superseded=built.superseded)
+    if built.superseded:
+        say("shown; a newer edit came before the search index was done: building that")
+        return True
     left_out = built.omitted.message()
     done = f"built {count(built.pages, 'page')}" + (f"; {left_out}" if left_out else "")
-    if built.search_stale:
-        done += "; a newer edit came, so the search index is left to the next build"
     say("\n".join(problems) if problems else "".join(f"{w}\n" for w in built.warnings) + done)
     return not problems
 
