@@ -7,6 +7,12 @@ the thread waits until ``serve`` asks for the next one: while a rebuild runs, th
 watcher's own (Rust) thread gathers what happens, the rebuild's writes into the served
 folder included, and no Python code filters those events against the rebuild for the
 interpreter's lock.
+
+The kernel's queue of file events is bounded, and a rebuild at 10,000 articles (Pagefind
+writing thousands of files, folders of 10,000 pages renamed) can overflow it: an edit's
+event is then lost. So, while it waits, ``serve`` also compares the sources' sizes and
+times with those it last built from, twice a second: a lost event costs half a second,
+never the edit.
 """
 
 from __future__ import annotations
@@ -24,12 +30,19 @@ editor's save (a temporary file renamed over the old one) takes well under that;
 watcher's default, 50 ms, is that much more of every save's wait for the page."""
 
 Filter = Callable[[watchfiles.Change, str], bool]
+Fingerprint = Callable[[], object]
+"""What the sources are now (their paths, sizes and times): equal while nothing changed."""
+LOOK = 0.5
+"""Seconds between two looks at the sources' fingerprint while ``serve`` waits."""
 
 
 class Changes:
     """Changes below ``root`` that ``watched`` keeps, gathered by a thread until :meth:`close`."""
 
-    def __init__(self, root: Path, watched: Filter) -> None:
+    def __init__(self, root: Path, watched: Filter, fingerprint: Fingerprint) -> None:
+        self._fingerprint = fingerprint
+        self._seen = fingerprint()
+        """The sources as the last rebuild started from them."""
         self._arrived: queue.Queue[None] = queue.Queue()
         self._stop = threading.Event()
         self._asked = threading.Event()
@@ -47,17 +60,21 @@ class Changes:
 
     def wait(self, stop: threading.Event | None) -> bool:
         """Wait for a change (True), taking every one already queued, or until ``stop`` is set or
-        the watcher ended (False)."""
+        the watcher ended (False). A change is an event, or sources unlike the last ones seen."""
         self._asked.set()
         while not (stop is not None and stop.is_set()):
             try:
-                self._arrived.get(timeout=0.25)
+                self._arrived.get(timeout=LOOK)
             except queue.Empty:
                 if not self._thread.is_alive():
                     return False
-                continue
+                if (now := self._fingerprint()) == self._seen:
+                    continue
+                self._seen = now  # an event was lost: the sources tell
+                return True
             while not self._arrived.empty():
                 self._arrived.get_nowait()
+            self._seen = self._fingerprint()
             return True
         return False
 

@@ -63,7 +63,8 @@ def serve(
     # Workers start from a small server process, not from this one, which holds the cache,
     # and stay for every rebuild, warm.
     workers = Pool(default_jobs(), "forkserver", (WORKERS,))
-    changes = Changes(root, partial(_watched, _sources(project)))
+    sources = _sources(project)
+    changes = Changes(root, partial(_watched, sources), partial(_fingerprint, sources))
     with changes, _served_folder(root) as out, workers:
         state = State(project.settings.base_path)
         store = Store.in_memory(root)
@@ -165,6 +166,24 @@ def _sources(project: Project) -> tuple[str, ...]:
     settings = project.settings
     names = (settings.articles_dir, settings.assets_dir, "templates", PYPROJECT)
     return tuple(str(project.root / name) for name in names)
+
+
+def _fingerprint(sources: tuple[str, ...]) -> frozenset[tuple[str, int, int]]:
+    """Every source file's path, size and modification time (``__pycache__`` apart)."""
+    found: set[tuple[str, int, int]] = set()
+    for source in sources:
+        with contextlib.suppress(OSError):
+            if not os.path.isdir(source):
+                info = os.stat(source)
+                found.add((source, info.st_size, info.st_mtime_ns))
+                continue
+        for folder, folders, files in os.walk(source):
+            folders[:] = [name for name in folders if name != "__pycache__"]
+            for name in files:
+                with contextlib.suppress(OSError):
+                    info = os.stat(path := os.path.join(folder, name))
+                    found.add((path, info.st_size, info.st_mtime_ns))
+    return frozenset(found)
 
 
 def _watched(sources: tuple[str, ...], _change: watchfiles.Change, path: str) -> bool:
