@@ -13,9 +13,10 @@ moment the write has returned to the moment the first article's page shows that 
 
 Last, one edit from a quiet serve is timed twice: until the page shows it (HTTP), and until
 serve's state says the search index is the new one too (serve shows an edit's pages before its
-search index is made). Otherwise it watches only the page, never serve's own reload machinery. It also records the peak RSS of
-serve's process tree (during the start and during the edits) and, at the end, how long serve
-takes to exit after SIGTERM and whether any process it started outlives it. The HTTP part is
+search index is made). Otherwise it watches only the page, never serve's own reload
+machinery. It also records the peak RSS of serve's process tree (during the start and during
+the edits) and, at the end, how long serve takes to exit after SIGTERM and whether any
+process it started outlives it. The HTTP part is
 standard library; the browser part needs Playwright.
 """
 
