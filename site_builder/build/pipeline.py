@@ -261,14 +261,7 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
         )
         run.plan.reuse.remember(memory)
     pages, files, record = written.record.pages, len(written.record.files), written.record
-    return Built(
-        (),
-        judged.revisions,
-        pages,
-        files,
-        omitted=record.omitted,
-        warnings=record.warnings,
-    )
+    return Built((), judged.revisions, pages, files, omitted=record.omitted, warnings=record.warnings)
 
 
 def _live_bundles(stage: staging.Stage) -> Callable[[str], tuple[Path, tuple[str, ...]] | None]:

@@ -105,11 +105,12 @@ class State:
                 self._changed.notify_all()
                 return
             if not problems:
-                self.version += 0 if previewed else 1
+                if not previewed:
+                    self.version += 1
                 self.base_path = base_path
+                self.shown = {}
             elif previewed:
                 self.version += 1
-            if not problems or previewed:
                 self.shown = {}
             self.problems = problems
             self._changed.notify_all()

@@ -171,19 +171,22 @@ def _sources(project: Project) -> tuple[str, ...]:
 def _fingerprint(sources: tuple[str, ...]) -> frozenset[tuple[str, int, int]]:
     """Every source file's path, size and modification time (``__pycache__`` apart)."""
     found: set[tuple[str, int, int]] = set()
+    for path in _source_files(sources):
+        with contextlib.suppress(OSError):  # gone meanwhile, or a source that does not exist
+            info = os.stat(path)
+            found.add((path, info.st_size, info.st_mtime_ns))
+    return frozenset(found)
+
+
+def _source_files(sources: tuple[str, ...]) -> Iterator[str]:
+    """The files of the source folders, and the sources that are not folders."""
     for source in sources:
-        with contextlib.suppress(OSError):
-            if not os.path.isdir(source):
-                info = os.stat(source)
-                found.add((source, info.st_size, info.st_mtime_ns))
-                continue
+        if not os.path.isdir(source):
+            yield source
+            continue
         for folder, folders, files in os.walk(source):
             folders[:] = [name for name in folders if name != "__pycache__"]
-            for name in files:
-                with contextlib.suppress(OSError):
-                    info = os.stat(path := os.path.join(folder, name))
-                    found.add((path, info.st_size, info.st_mtime_ns))
-    return frozenset(found)
+            yield from (os.path.join(folder, name) for name in files)
 
 
 def _watched(sources: tuple[str, ...], _change: watchfiles.Change, path: str) -> bool:
