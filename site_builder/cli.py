@@ -146,13 +146,13 @@ def _progress() -> Iterator[Report]:
 
 def _serve(args: argparse.Namespace) -> int:
     from site_builder.interrupts import interruptible
-    from site_builder.serve import serve
+    from site_builder.serve import STOP_WITHIN, serve
 
     say = functools.partial(print, file=sys.stderr, flush=True)
     schedule = _schedule(args)  # a bad SOURCE_DATE_EPOCH is a usage error before anything is served
     # SIGTERM stops serve as Ctrl-C does, at any moment (reading the site, the first build,
     # serving): the temporary site is removed, and nothing but what serve said is printed.
-    with interruptible() as stopping:
+    with interruptible(STOP_WITHIN) as stopping:
         try:
             serve(Project.read(_root(args.root)), args.port, say, stopping, host=args.host, include=schedule)
         except KeyboardInterrupt:

@@ -3,23 +3,33 @@
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import signal
 import threading
 from collections.abc import Iterator
 
 
 @contextlib.contextmanager
-def interruptible() -> Iterator[threading.Event]:
+def interruptible(within: float | None = None) -> Iterator[threading.Event]:
     """SIGINT and SIGTERM raise KeyboardInterrupt once; a second one ends the process at once.
     A signal the process was started to ignore (``nohup``, a shell's background job) stays ignored.
 
     The event yielded is set by the first signal too: Python drops an exception raised where
-    it cannot be handled (in a callback ``os.fork`` runs, say), and a stop must never be lost."""
+    it cannot be handled (in a callback ``os.fork`` runs, a finaliser the collector runs), and
+    a stop must never be lost.
+
+    ``within``: the seconds a signalled process has to end, its exit included. Past them it
+    has not heard the stop, or its cleanup is stuck: a bug of ours. The stacks of its threads
+    are then written to stderr, to report it, and the process ends at once, exit code 1.
+    The watch runs in a thread of the interpreter's own (``faulthandler``), which needs no
+    Python code to run."""
     stops = (signal.SIGINT, signal.SIGTERM)
     previous = {each: signal.getsignal(each) for each in stops}
     stopping = threading.Event()
 
     def interrupt(_signum: int, _frame: object) -> None:
+        if within is not None and not stopping.is_set():
+            faulthandler.dump_traceback_later(within, exit=True)
         stopping.set()
         for each in stops:
             if signal.getsignal(each) == interrupt:  # the cleanup under way may be cut short, not repeated
@@ -31,6 +41,6 @@ def interruptible() -> Iterator[threading.Event]:
             signal.signal(each, interrupt)
     try:
         yield stopping
-    finally:
+    finally:  # the watch, once armed, stays: it covers the interpreter's exit too
         for each, handler in previous.items():
             signal.signal(each, handler)

@@ -5,6 +5,6 @@ tell open pages at once.
 version to open pages as a server-sent event.
 """
 
-from site_builder.serve.session import serve
+from site_builder.serve.session import STOP_WITHIN, serve
 
-__all__ = ["serve"]
+__all__ = ["STOP_WITHIN", "serve"]

@@ -45,6 +45,14 @@ from site_builder.serve.pages import Handler, State
 from site_builder.settings import Project
 from site_builder.settings_file import PYPROJECT
 
+STOP_WITHIN = 1.5
+"""Seconds ``serve`` has to end after SIGINT or SIGTERM, its exit included, before it ends
+at once (:func:`~site_builder.interrupts.interruptible`): within 2 s, whatever it was doing."""
+SERVER_POLL = 0.1
+"""Seconds between two looks of the HTTP server's loop at whether it is asked to stop: a
+stop waits up to that long for it (the standard library's default, 0.5 s, was half of a
+stop's time)."""
+
 
 def serve(
     project: Project,
@@ -77,6 +85,7 @@ def serve(
             store=store,
             workers=workers,
             changes=changes,
+            stop=stop,
         )
         handler = partial(Handler, state=state, directory=str(out))
         # Bound before the first build: a wrong host or a port in use is said at once.
@@ -86,7 +95,8 @@ def serve(
                 return
             if not built:
                 raise SiteBuilderError("the site does not build; fix the problems above and run serve again")
-            threading.Thread(target=server.serve_forever, daemon=True).start()
+            answering = partial(server.serve_forever, poll_interval=SERVER_POLL)
+            threading.Thread(target=answering, daemon=True).start()
             try:
                 say(listening(host, server.server_address[1], state.base_path))
                 while changes.wait(stop):
@@ -106,10 +116,12 @@ def _rebuild(
     store: Store,
     workers: Pool,
     changes: Changes,
+    stop: threading.Event | None,
 ) -> bool:
     """Build once more; whether the site built. Its changed pages are shown as soon as they
     are checked; an edit that comes while its search index is made ends it there, and the
-    next rebuild, at once, goes on from the live site."""
+    next rebuild, at once, goes on from the live site. A stop ends it there too (should its
+    KeyboardInterrupt have been lost, ``stop`` tells)."""
     flags = include or Schedule("")
     schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
     base_path = project.settings.base_path
@@ -118,12 +130,19 @@ def _rebuild(
         if state.preview(files, base_path):
             changes.listen()
 
+    def stopped() -> bool:
+        return stop is not None and stop.is_set()
+
+    def newer() -> bool:
+        return changes.arrived() or stopped()
+
     plan = plan_build(project, out, schedule=schedule, store=store)
-    built = build(plan, start=workers, show=show, newer=changes.arrived)
+    built = build(plan, start=workers, show=show, newer=newer)
     problems = [str(p) for p in built.problems]
     state.update(problems, base_path, superseded=built.superseded)
     if built.superseded:
-        say("shown; a newer edit came before the search index was done: building that")
+        if not stopped():
+            say("shown; a newer edit came before the search index was done: building that")
         return True
     left_out = built.omitted.message()
     done = f"built {count(built.pages, 'page')}" + (f"; {left_out}" if left_out else "")

@@ -1,0 +1,60 @@
+"""A stop that is not heard, or a cleanup that never ends, still ends the process in time."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+STUCK = textwrap.dedent(
+    """
+    import time
+
+    from site_builder.interrupts import interruptible
+
+
+    def stuck_cleanup():
+        while True:  # a join that never returns, or a stop whose KeyboardInterrupt was lost
+            time.sleep(0.05)
+
+
+    with interruptible(0.5):
+        try:
+            print("ready", flush=True)
+            time.sleep(30)
+        except KeyboardInterrupt:
+            stuck_cleanup()
+    """
+)
+
+CLEAN = STUCK.replace("stuck_cleanup()\n", "time.sleep(0.1)\n").replace("(0.5)", "(2.0)")
+
+
+def _signalled(script: str, signum: int) -> tuple[int, str]:
+    process = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None and process.stdout.readline() == "ready\n"
+    process.send_signal(signum)
+    try:
+        _out, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise AssertionError("the process did not end within 10 s of the signal") from None
+    return process.returncode, err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_process_stuck_after_the_signal_ends_and_says_where(signum: int) -> None:
+    code, err = _signalled(STUCK, signum)
+    assert code == 1
+    assert "Timeout" in err and "in stuck_cleanup" in err, err
+
+
+def test_a_process_that_stops_in_time_is_not_cut_short() -> None:
+    code, err = _signalled(CLEAN, signal.SIGTERM)
+    assert (code, err) == (0, "")
