@@ -581,3 +581,52 @@ def test_a_site_publishing_nothing_yet_is_dated_anew_each_day(
     assert message.startswith("built 0 revisions"), message
     assert "<updated>2024-01-02T00:00:00Z</updated>" in (root / "build/feed.xml").read_text("utf-8")
     assert tree(root / "build") == clean_with(root, run_cli, tmp_path / "clean")
+
+
+def _records(root: Path) -> dict[str, object]:
+    """The cache's records of what each output folder (and its spare) holds, by file name."""
+    return {p.name: pickle.loads(p.read_bytes()) for p in (root / CACHE_DIR / "outputs").iterdir()}
+
+
+def test_a_page_missing_from_the_spare_and_from_its_record_is_written_again(
+    site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """A record that names a page's hash but not its file (what a build that lost the page
+    once would leave) must never vouch for the page's absence: a missing file is never one a
+    record lists, and the next build writes the page again."""
+    built(site, run_cli)
+    first_paragraph(site, "batch_00004", "Раз. ")
+    built(site, run_cli)  # now the cache keeps a spare, the site before the live one
+    page = f"articles/{_slug(11)}/index.html"
+    (name, held), *_ = ((n, r) for n, r in _records(site).items() if n.endswith(".spare"))
+    assert page in held.hashes and page in held.files  # type: ignore[attr-defined]
+    del held.files[page]  # type: ignore[attr-defined]
+    (site / CACHE_DIR / "outputs" / name).write_bytes(pickle.dumps(held))
+    spare = next((site / CACHE_DIR / "spare").iterdir())
+    (spare / page).unlink()
+    first_paragraph(site, "batch_00004", "Два. ")
+
+    built(site, run_cli)
+
+    assert (site / "build" / page).is_file(), "the page the spare had lost is not published"
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+
+
+def test_a_build_that_did_not_stage_a_page_fails_and_leaves_the_site_as_it_was(
+    site: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last look before the swap: a page the build has a hash for but did not write (a
+    bug of ours) ends the build with an error, and the live site stays as it was."""
+    from site_builder.build import staging
+
+    built(site, run_cli)
+    before = tree(site / "build")
+    first_paragraph(site, "batch_00004", "Раз. ")
+    monkeypatch.setattr(staging.Stage, "has", lambda self, relative, sha: True)  # vouches, links nothing
+
+    result = run_cli(["build", "--root", str(site)])
+
+    assert result.code == 1
+    assert "internal error: the build did not write " in result.err, result.err
+    assert "Traceback" not in result.err
+    assert tree(site / "build") == before

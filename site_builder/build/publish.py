@@ -12,6 +12,7 @@ from site_builder.build.site_check import Judged
 from site_builder.build.sitewide import Staged
 from site_builder.build.written import Written, stats
 from site_builder.check.schedule import Window
+from site_builder.errors import SiteBuilderError
 from site_builder.search.indexing import Index
 from site_builder.search.pagefind import SCRIPT, UI_FILES
 
@@ -37,6 +38,14 @@ def swap(plan: Plan, stage: staging.Stage, judged: Judged, staged: Staged, index
     """Step 9: the new site replaces the old one whole."""
     pages = sum(path.endswith(".html") for path in staged.hashes)
     listed = stats(stage.folder)
+    if missing := sorted(staged.hashes.keys() - listed.keys()):
+        # A bug of ours, never the author's: publishing would serve a site without them and
+        # record them as written, so that the next build trusts their absence too.
+        shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+        raise SiteBuilderError(
+            f"internal error: the build did not write {shown} into {stage.folder}; the previous "
+            "site is untouched (please report this)"
+        )
     spare = plan.reuse.spare() if plan.reuse is not None else None
     kept_old = staging.swap(stage.folder, plan.target, spare)
     warnings = tuple(p for p in judged.problems if p.severity == "warning")

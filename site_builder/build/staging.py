@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.build.written import Written, stat_of
+from site_builder.build.written import Written
 
 
 def _siblings(target: Path) -> tuple[Path, Path]:
@@ -122,17 +122,13 @@ class Stage:
         already there, or linked from the live site."""
         path = self.folder / relative
         held = self.held
-        if (
-            held is not None
-            and held.hashes.get(relative) == sha
-            and stat_of(path) == held.files.get(relative)
-        ):
+        if held is not None and held.hashes.get(relative) == sha and held.lists(path, relative):
             return True
         live = self.live
         if live is None or live.hashes.get(relative) != sha:
             return False
         source = self.target / relative
-        if stat_of(source) != live.files.get(relative):
+        if not live.lists(source, relative):
             return False
         try:
             link(source, path)

@@ -63,11 +63,16 @@ class Written:
     warnings: tuple[Problem, ...] = ()
     """The build's warnings: a build with nothing to do prints them again."""
 
+    def lists(self, path: Path, relative: str) -> bool:
+        """Whether ``path`` is the very file this build left at ``relative``: one the record
+        lists, with the same size, time and inode. A file the record does not list never is,
+        even when it is missing too."""
+        known = self.files.get(relative)
+        return known is not None and stat_of(path) == known
+
     def untouched(self, target: Path, folder: str, names: tuple[str, ...]) -> bool:
         """Whether the files ``folder/NAME`` of ``target`` are the very ones this build wrote."""
-        return bool(names) and all(
-            stat_of(target / folder / name) == self.files.get(f"{folder}/{name}") for name in names
-        )
+        return bool(names) and all(self.lists(target / folder / name, f"{folder}/{name}") for name in names)
 
     def holds(self, target: Path, site: str) -> bool:
         """Whether ``target`` is exactly what this build of these inputs wrote."""
