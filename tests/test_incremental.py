@@ -7,6 +7,7 @@ exercised the way a large site uses them.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.util
 import os
@@ -630,3 +631,115 @@ def test_a_build_that_did_not_stage_a_page_fails_and_leaves_the_site_as_it_was(
     assert "internal error: the build did not write " in result.err, result.err
     assert "Traceback" not in result.err
     assert tree(site / "build") == before
+
+
+def test_a_file_put_into_the_spare_after_its_record_was_made_is_not_published(
+    site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """The prune trusts the record only for a folder whose time says nothing was added since:
+    a stray file (what an interrupted build or a person may leave) is found and removed."""
+    built(site, run_cli)
+    first_paragraph(site, "batch_00004", "Раз. ")
+    built(site, run_cli)  # the cache keeps a spare now
+    spare = next((site / CACHE_DIR / "spare").iterdir())
+    folder = spare / "articles" / _slug(11)
+    (folder / "stray.html").write_text("<p>not ours</p>", encoding="utf-8")
+    (spare / "articles" / "stray-folder").mkdir()
+    (spare / "articles" / "stray-folder" / "index.html").write_text("<p>nor this</p>", encoding="utf-8")
+    first_paragraph(site, "batch_00004", "Два. ")
+
+    built(site, run_cli)
+
+    assert not (site / "build" / "articles" / _slug(11) / "stray.html").exists()
+    assert not (site / "build" / "articles" / "stray-folder").exists()
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+
+
+def test_the_prune_reads_only_the_folders_changed_since_the_record(
+    site: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a spare and its record, a one-batch rebuild reads the folders it wrote into (and
+    those above them), not the hundreds it left alone."""
+    from site_builder.build import staging
+
+    built(site, run_cli)
+    first_paragraph(site, "batch_00004", "Раз. ")
+    built(site, run_cli)
+    first_paragraph(site, "batch_00004", "Два. ")
+    folders = sum(1 for p in (site / "build").rglob("*") if p.is_dir())
+    read: list[str] = []
+    pruning: list[bool] = []
+    real_scandir, real_prune = os.scandir, staging.Stage.prune
+
+    def counted(path: str) -> object:
+        if pruning:
+            read.append(str(path))
+        return real_scandir(path)
+
+    def prune(self: staging.Stage, *args: object, **kwargs: object) -> None:
+        pruning.append(True)
+        try:
+            real_prune(self, *args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            pruning.clear()
+
+    monkeypatch.setattr(os, "scandir", counted)
+    monkeypatch.setattr(staging.Stage, "prune", prune)
+
+    built(site, run_cli)
+
+    assert folders > 90
+    assert 0 < len(read) < folders / 3, (len(read), folders, read[:10])
+    assert any(_slug(4) in path for path in read)  # a folder the edit wrote into is read
+
+
+class _Older:
+    """Pickles a record as the version before ``folders`` was added did: without it."""
+
+    def __init__(self, record: object) -> None:
+        self.record = record
+
+    def __reduce__(self) -> tuple[object, ...]:
+        fields = [f.name for f in dataclasses.fields(self.record) if f.name != "folders"]  # type: ignore[arg-type]
+        return (object.__new__, (type(self.record),), [getattr(self.record, name) for name in fields])
+
+
+def test_a_record_an_older_version_wrote_is_a_miss_not_a_crash(
+    site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """Records pickled before a field was added (here the folders' times) are read as no
+    record at all: the build after an upgrade works, and gives what a clean build gives."""
+    built(site, run_cli)
+    first_paragraph(site, "batch_00004", "Раз. ")
+    built(site, run_cli)
+    outputs = site / CACHE_DIR / "outputs"
+    for name, record in _records(site).items():
+        if hasattr(record, "folders"):
+            (outputs / name).write_bytes(pickle.dumps(_Older(record)))
+    first_paragraph(site, "batch_00004", "Два. ")
+
+    built(site, run_cli)
+
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+
+
+def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same(tmp_path: Path) -> None:
+    """The rule the prune stands on: an unchanged folder's record is its listing; one with
+    an entry added, or one holding anything but files and folders, is read again."""
+    from site_builder.build.written import Written, listing
+
+    out = tmp_path / "out"
+    (out / "a" / "b").mkdir(parents=True)
+    (out / "a" / "page.html").write_text("x", encoding="utf-8")
+    (out / "c").mkdir()
+    (out / "c" / "link").symlink_to(out / "a" / "page.html")
+    files, folders = listing(out)
+    contents = Written("site", files, {}, 0, 0, {}, folders=folders).contents()
+
+    root = contents.entries(str(out), "")
+    assert root is not None and root[0] == [] and sorted(root[1]) == ["a", "c"]
+    assert contents.entries(str(out / "a"), "a/") == (["page.html"], ["b"])
+    assert contents.entries(str(out / "c"), "c/") is None  # a symbolic link in it: always read
+    (out / "a" / "new.html").write_text("y", encoding="utf-8")
+    assert contents.entries(str(out / "a"), "a/") is None
+    assert contents.entries(str(out / "a" / "b"), "a/b/") == ([], [])

@@ -10,7 +10,7 @@ from site_builder.build import staging
 from site_builder.build.plan import Plan
 from site_builder.build.site_check import Judged
 from site_builder.build.sitewide import Staged
-from site_builder.build.written import Written, stats
+from site_builder.build.written import Written, listing
 from site_builder.check.schedule import Window
 from site_builder.errors import SiteBuilderError
 from site_builder.search.indexing import Index
@@ -37,7 +37,7 @@ class _Swapped:
 def swap(plan: Plan, stage: staging.Stage, judged: Judged, staged: Staged, index: Index) -> _Swapped:
     """Step 9: the new site replaces the old one whole."""
     pages = sum(path.endswith(".html") for path in staged.hashes)
-    listed = stats(stage.folder)
+    listed, folders = listing(stage.folder)
     if missing := sorted(staged.hashes.keys() - listed.keys()):
         # A bug of ours, never the author's: publishing would serve a site without them and
         # record them as written, so that the next build trusts their absence too.
@@ -60,5 +60,6 @@ def swap(plan: Plan, stage: staging.Stage, judged: Judged, staged: Staged, index
         window,
         judged.omitted(),
         warnings,
+        folders,
     )
     return _Swapped(record, kept_old)

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.build.written import Written
+from site_builder.build.written import Contents, Written
 
 
 def _siblings(target: Path) -> tuple[Path, Path]:
@@ -138,30 +138,46 @@ class Stage:
 
     def prune(self, wanted: set[str], *, but: str | None = None, within: str | None = None) -> None:
         """Remove every file not ``wanted`` (except below folder ``but``; only below folder
-        ``within`` when given), then empty folders."""
+        ``within`` when given), then empty folders. A folder nothing was added to or taken out
+        of since the held record was made is not read: the record says what it holds."""
+        known = self.held.contents() if self.held is not None else None
         if within is None:
-            _prune(str(self.folder), "", wanted, but)
+            _prune(str(self.folder), "", wanted, but, known)
         elif os.path.isdir(self.folder / within) and not _prune(
-            str(self.folder / within), within + "/", wanted, but
+            str(self.folder / within), within + "/", wanted, but, known
         ):
             os.rmdir(self.folder / within)
 
 
-def _prune(directory: str, prefix: str, wanted: set[str], but: str | None) -> bool:
+def _prune(directory: str, prefix: str, wanted: set[str], but: str | None, known: Contents | None) -> bool:
     """Prune below ``directory`` (output path ``prefix``); whether anything is left in it."""
     left = False
-    for entry in list(os.scandir(directory)):
-        relative = prefix + entry.name
-        if entry.is_dir(follow_symlinks=False):
-            if relative == but or _prune(entry.path, relative + "/", wanted, but):
-                left = True
-            else:
-                os.rmdir(entry.path)
-        elif relative in wanted:
+    files, folders = _entries(directory, prefix, known)
+    for name in folders:
+        relative = prefix + name
+        path = f"{directory}/{name}"
+        if relative == but or _prune(path, relative + "/", wanted, but, known):
             left = True
         else:
-            os.unlink(entry.path)
+            os.rmdir(path)
+    for name in files:
+        if prefix + name in wanted:
+            left = True
+        else:
+            os.unlink(f"{directory}/{name}")
     return left
+
+
+def _entries(directory: str, prefix: str, known: Contents | None) -> tuple[list[str], list[str]]:
+    """The names of the files and of the folders in ``directory``: from the record when it
+    still tells them, else read."""
+    if known is not None and (listed := known.entries(directory, prefix)) is not None:
+        return listed
+    files: list[str] = []
+    folders: list[str] = []
+    for entry in os.scandir(directory):
+        (folders if entry.is_dir(follow_symlinks=False) else files).append(entry.name)
+    return files, folders
 
 
 def link(source: Path, target: Path) -> None:

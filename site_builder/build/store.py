@@ -14,6 +14,7 @@ changed, not every batch's summary again. The entries are values no build change
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import pickle
 import shutil
@@ -56,7 +57,6 @@ class Store:
         try:
             with open(os.path.join(self.folder, name), "rb") as file:
                 entry: object = pickle.load(file)
-                return entry
         except (
             OSError,
             EOFError,
@@ -67,6 +67,11 @@ class Store:
             ValueError,
         ):
             return None
+        # An entry an older version wrote may lack a field added since: a miss, not a crash.
+        fields = dataclasses.fields(entry) if dataclasses.is_dataclass(entry) else ()
+        if not all(hasattr(entry, field.name) for field in fields):
+            return None
+        return entry
 
     def put(self, kind: str, key: str, value: object) -> None:
         """Store ``value`` under ``kind/key``; a cache that cannot be written is skipped."""

@@ -25,21 +25,38 @@ def stat_of(path: Path) -> Stat | None:
 
 def stats(folder: Path) -> dict[str, Stat]:
     """Every file below ``folder`` with its :data:`Stat`."""
+    return listing(folder)[0]
+
+
+def listing(folder: Path) -> tuple[dict[str, Stat], dict[str, int | None]]:
+    """Every file below ``folder`` with its :data:`Stat`; and every folder below it (``""``,
+    ``"articles/"``, …) with its modification time, None for one that holds anything but
+    files and folders (a symbolic link, say).
+
+    A folder's time changes whenever an entry is added to it or taken out of it, and it is
+    read before its entries: when it is the same later, so are they (:class:`Contents`)."""
     found: dict[str, Stat] = {}
+    times: dict[str, int | None] = {}
     pending = [("", str(folder))]
     while pending:
         prefix, directory = pending.pop()
         try:
+            time = os.stat(directory).st_mtime_ns
             entries = list(os.scandir(directory))
         except OSError:
             continue
+        plain = True
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
                 pending.append((f"{prefix}{entry.name}/", entry.path))
-            elif entry.is_file():
+                continue
+            if not entry.is_file(follow_symlinks=False):
+                plain = False
+            if entry.is_file():
                 known = entry.stat()
                 found[prefix + entry.name] = (known.st_size, known.st_mtime_ns, known.st_ino)
-    return found
+        times[prefix] = time if plain else None
+    return found, times
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +79,9 @@ class Written:
     """What the build left out (drafts, scheduled revisions)."""
     warnings: tuple[Problem, ...] = ()
     """The build's warnings: a build with nothing to do prints them again."""
+    folders: dict[str, int | None] = field(default_factory=dict)
+    """Every folder of the output (``""``, ``"articles/"``, …) with its modification time then,
+    None when ``files`` and these folders do not tell all it holds (see :func:`listing`)."""
 
     def lists(self, path: Path, relative: str) -> bool:
         """Whether ``path`` is the very file this build left at ``relative``: one the record
@@ -74,6 +94,44 @@ class Written:
         """Whether the files ``folder/NAME`` of ``target`` are the very ones this build wrote."""
         return bool(names) and all(self.lists(target / folder / name, f"{folder}/{name}") for name in names)
 
+    def contents(self) -> Contents:
+        """What the record says each of its folders holds."""
+        files: dict[str, list[str]] = {}
+        for path in self.files:
+            folder, _, name = path.rpartition("/")
+            files.setdefault(f"{folder}/" if folder else "", []).append(name)
+        folders: dict[str, list[str]] = {}
+        for path in self.folders:
+            if path:
+                folder, _, name = path[:-1].rpartition("/")
+                folders.setdefault(f"{folder}/" if folder else "", []).append(name)
+        return Contents(self.folders, files, folders)
+
     def holds(self, target: Path, site: str) -> bool:
         """Whether ``target`` is exactly what this build of these inputs wrote."""
         return self.site == site and stats(target) == self.files
+
+
+@dataclass(frozen=True, slots=True)
+class Contents:
+    """The entries of each folder of an output, as its record lists them."""
+
+    times: dict[str, int | None]
+    """Folder → its modification time when the record was made (None: read it whatever)."""
+    files: dict[str, list[str]]
+    """Folder → the names of its files."""
+    folders: dict[str, list[str]]
+    """Folder → the names of its folders."""
+
+    def entries(self, directory: str, relative: str) -> tuple[list[str], list[str]] | None:
+        """The files and folders in ``directory`` (``relative`` in the output) from the record
+        alone, when its modification time says nothing was added or taken out since; else None."""
+        time = self.times.get(relative)
+        if time is None:
+            return None
+        try:
+            if os.stat(directory).st_mtime_ns != time:
+                return None
+        except OSError:
+            return None
+        return self.files.get(relative, []), self.folders.get(relative, [])
