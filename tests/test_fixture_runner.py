@@ -147,6 +147,49 @@ def test_os_exit_is_a_failure_not_a_crash(make_site: MakeSite) -> None:
     assert "3" in failure
 
 
+FORK_A_SLEEPER = "    child = os.fork()\n    if child == 0:\n        time.sleep(30)\n        os._exit(0)\n"
+"""A fixture body's start: a process of its own that holds the result pipe for 30 s."""
+
+
+def _gone(pid: int) -> bool:
+    """Whether ``pid`` has ended within 2 s: no such process, or a zombie (Linux) that only
+    waits for whoever inherited it to reap it."""
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_fixture_that_returns_while_what_it_forked_holds_the_pipe_is_done_at_once(
+    make_site: MakeSite,
+) -> None:
+    started = time.monotonic()
+    outcome = run_one(make_site, FORK_A_SLEEPER + '    return {"child": child, "checks": {"ok": True}}')
+    elapsed = time.monotonic() - started
+
+    assert fixture_failure(outcome) is None, outcome
+    assert elapsed < 1.5  # not the 2 s timeout, nor the 30 s the sleeper holds the pipe
+    assert isinstance(outcome.output, dict)
+    assert _gone(outcome.output["child"]), "what the fixture started outlived it"
+
+
+def test_a_worker_that_exits_while_what_it_forked_holds_the_pipe_is_done_at_once(
+    make_site: MakeSite,
+) -> None:
+    started = time.monotonic()
+    outcome = run_one(make_site, FORK_A_SLEEPER + '    os._exit(3)\n    return {"checks": {"ok": True}}')
+    elapsed = time.monotonic() - started
+
+    assert outcome.error == "the worker exited with code 3 without returning (os._exit or a crash)"
+    assert elapsed < 1.5
+
+
 def test_sys_exit_is_a_failure_and_the_command_survives(make_site: MakeSite, run_cli: RunCli) -> None:
     text = HEADER + (
         "import sys\n\n\n@fixture\ndef quitter():\n    sys.exit()\n\n\n"

@@ -1002,9 +1002,9 @@ fixtures = revision(
             note="the mechanism the fixture sandbox uses to refuse network and file writes",
         ),
         Source(
-            title="multiprocessing: contexts and start methods",
-            url="https://docs.python.org/3/library/multiprocessing.html#contexts-and-start-methods",
-            note="the fork start method the fixture workers use",
+            title="os.fork",
+            url="https://docs.python.org/3/library/os.html#os.fork",
+            note="how each fixture's worker process is started",
         ),
     ],
 )

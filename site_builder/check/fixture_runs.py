@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
 import os
+import pickle
 import shutil
 import signal
 import sys
@@ -19,9 +19,9 @@ import tempfile
 import time
 import traceback
 from collections.abc import Mapping
-from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+from typing import NoReturn
 
 from site_builder.authoring.model import Fixture
 from site_builder.check.sandbox import Guards
@@ -57,38 +57,81 @@ class Outcome:
     """Seconds the run took."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Worker:
     fid: str
-    process: BaseProcess
+    pid: int
+    reader: int
+    """The read end of the pipe the worker sends its one message on (not blocking)."""
+    ended: int
+    """Readable once the worker has exited, whatever still holds the pipe open (a pidfd);
+    the reader itself where the system has none."""
     started: float
     scratch: str
     """The worker's own temporary directory: the only place it may write."""
+    received: bytearray = field(default_factory=bytearray)
+    closed: bool = False
+    """The pipe is at its end: the worker and everything it started let go of it."""
+
+    def complete(self) -> bool:
+        """Whether the whole message has arrived (an 8-byte length, then the pickle)."""
+        size = int.from_bytes(self.received[:_HEADER], "big") if len(self.received) >= _HEADER else -1
+        return size >= 0 and len(self.received) >= _HEADER + size
+
+    def read(self) -> None:
+        """Take what the pipe holds now."""
+        while not self.closed:
+            try:
+                chunk = os.read(self.reader, 1 << 16)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self.closed = True
+            self.received += chunk
+
+    def exited(self, ready: set[int]) -> bool:
+        """Whether ``ready`` says the worker has exited (known only with a pidfd)."""
+        return self.ended != self.reader and self.ended in ready
+
+    def close(self) -> None:
+        os.close(self.reader)
+        if self.ended != self.reader:
+            os.close(self.ended)
+
+
+_HEADER = 8
+"""Bytes of the length that comes before a worker's message."""
 
 
 def run_fixtures(fixtures: Mapping[str, Fixture], *, timeout: float, jobs: int) -> dict[str, Outcome]:
     """Run every fixture, at most ``jobs`` at a time; results in the given order."""
     pending = list(fixtures.items())
-    running: dict[Connection, _Worker] = {}
+    running: list[_Worker] = []
     done: dict[str, Outcome] = {}
     while pending or running:
         while pending and len(running) < max(1, jobs):
-            conn, worker = _start(*pending.pop(0))
-            running[conn] = worker
-        next_deadline = min(w.started for w in running.values()) + timeout
-        # The sentinel too: a worker that died while something it started still
-        # holds the pipe open is finished, not hanging.
-        watched: list[Connection | int] = [*running, *(w.process.sentinel for w in running.values())]
-        ready = wait(watched, timeout=max(0.0, next_deadline - time.monotonic()))
-        for conn, worker in list(running.items()):
-            if conn in ready or worker.process.sentinel in ready:
-                del running[conn]
-                done[worker.fid] = _finish(conn, worker)
+            running.append(_start(*pending.pop(0)))
+        next_deadline = min(w.started for w in running) + timeout
+        watched = {fd for w in running for fd in (w.reader, w.ended)}
+        ready = {
+            fd
+            for fd in wait(list(watched), timeout=max(0.0, next_deadline - time.monotonic()))
+            if isinstance(fd, int)
+        }
+        for worker in list(running):
+            if worker.reader in ready:
+                worker.read()
+            # Ended too: a worker that died while something it started still holds the
+            # pipe open is finished, not hanging.
+            if worker.complete() or worker.closed or worker.exited(ready):
+                worker.read()
+                done[worker.fid] = _finish(worker)
             elif time.monotonic() - worker.started >= timeout:
-                del running[conn]
-                done[worker.fid] = _timed_out(conn, worker, timeout)
+                done[worker.fid] = _timed_out(worker, timeout)
             else:
                 continue
+            running.remove(worker)
+            worker.close()
             _remove(worker.scratch)
     return {fid: done[fid] for fid in fixtures}
 
@@ -101,86 +144,101 @@ def _remove(scratch: str) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _timed_out(conn: Connection, worker: _Worker, timeout: float) -> Outcome:
-    _kill(worker.process)
-    conn.close()
+def _timed_out(worker: _Worker, timeout: float) -> Outcome:
+    _kill(worker.pid)
     return Outcome(error=f"did not finish within {timeout:g} s", duration=time.monotonic() - worker.started)
 
 
-def _start(fid: str, fx: Fixture) -> tuple[Connection, _Worker]:
-    reader, writer = multiprocessing.Pipe(duplex=False)
+def _start(fid: str, fx: Fixture) -> _Worker:
+    """Fork a worker for one fixture. A bare fork, not a ``multiprocessing`` process: less
+    of the interpreter runs in the child, so fewer of its pages are copied (bench/README.md)."""
+    reader, writer = os.pipe()  # not inherited by what the fixture may execute
     # Whatever sits in our buffers would otherwise be written twice by the child.
     sys.stdout.flush()
     sys.stderr.flush()
     scratch = tempfile.mkdtemp(prefix="site-builder-fixture-")
-    process = multiprocessing.get_context("fork").Process(
-        target=_child, args=(fx, writer, scratch), daemon=True
-    )
-    process.start()
-    writer.close()
-    return reader, _Worker(fid, process, time.monotonic(), scratch)
+    pid = os.fork()
+    if pid == 0:
+        os.close(reader)
+        _child(fx, writer, scratch)  # never returns
+    os.close(writer)
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)  # as the child does: its group exists before any kill
+    os.set_blocking(reader, False)
+    return _Worker(fid, pid, reader, _ended(pid, reader), time.monotonic(), scratch)
 
 
-def _finish(conn: Connection, worker: _Worker) -> Outcome:
+def _ended(pid: int, reader: int) -> int:
+    """A descriptor that is readable once ``pid`` has exited (Linux), else ``reader``."""
     try:
-        message = conn.recv() if conn.poll(0) else None
-    except EOFError:
-        message = None
-    finally:
-        conn.close()
-    worker.process.join(5)
-    _kill(worker.process)
-    if message is None:
-        code = worker.process.exitcode
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return reader
+
+
+def _finish(worker: _Worker) -> Outcome:
+    code = _kill(worker.pid)
+    if not worker.complete():
         return Outcome(
             error=f"the worker exited with code {code} without returning (os._exit or a crash)",
             duration=time.monotonic() - worker.started,
         )
-    kind, payload, frames, duration = message
+    kind, payload, frames, duration = pickle.loads(worker.received[_HEADER:])
     outcome_frames = tuple(Frame(*f) for f in frames)
     if kind == "ok":
         return Outcome(output=json.loads(payload), duration=duration)
     return Outcome(error=payload, frames=outcome_frames, duration=duration)
 
 
-def _kill(process: BaseProcess) -> None:
-    """Kill the worker and anything it started, then reap it."""
-    if process.pid is not None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-    process.join()
+def _kill(pid: int) -> int:
+    """Kill the worker and anything it started, then reap it; its exit code."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
 
 
-def _child(fx: Fixture, conn: Connection, scratch: str) -> None:
+def _child(fx: Fixture, writer: int, scratch: str) -> NoReturn:
     """Worker body: call the fixture under guards, send one message, never return."""
-    die_with_parent()
-    os.setpgid(0, 0)
-    # A fixture's prints must not mix with the JSON a command writes on stdout.
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    # Its own temporary directory: a site that itself lives under /tmp stays out of reach.
-    os.environ["TMPDIR"] = scratch
-    tempfile.tempdir = scratch
-    guards = Guards(scratch)
-    guards.install()
-    started = time.perf_counter()
     try:
-        message = _encode(fx.function())
-    except BaseException as exc:  # noqa: BLE001 - everything a fixture raises is reported
-        frames = tuple(
-            (f.filename, f.lineno or 0, f.name)
-            for f in traceback.extract_tb(exc.__traceback__)
-            if f.filename == fx.site.path
-        )
-        message = ("error", f"raised {type(exc).__name__}: {_short(exc)}", frames)
-    if guards.violations:
-        # Reported even when the fixture caught the PermissionError and went on.
-        message = ("error", "; ".join(guards.violations), message[2])
-    try:
-        conn.send((*message, time.perf_counter() - started))
+        die_with_parent()
+        os.setpgid(0, 0)
+        # Nothing to read; and a fixture's prints must not mix with the JSON a command
+        # writes on stdout.
+        stdin = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(stdin, 0)
+        os.close(stdin)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+        # Its own temporary directory: a site that itself lives under /tmp stays out of reach.
+        os.environ["TMPDIR"] = scratch
+        tempfile.tempdir = scratch
+        guards = Guards(scratch)
+        guards.install()
+        started = time.perf_counter()
+        try:
+            message = _encode(fx.function())
+        except BaseException as exc:  # noqa: BLE001 - everything a fixture raises is reported
+            frames = tuple(
+                (f.filename, f.lineno or 0, f.name)
+                for f in traceback.extract_tb(exc.__traceback__)
+                if f.filename == fx.site.path
+            )
+            message = ("error", f"raised {type(exc).__name__}: {_short(exc)}", frames)
+        if guards.violations:
+            # Reported even when the fixture caught the PermissionError and went on.
+            message = ("error", "; ".join(guards.violations), message[2])
+        data = pickle.dumps((*message, time.perf_counter() - started), protocol=pickle.HIGHEST_PROTOCOL)
+        _send(writer, len(data).to_bytes(_HEADER, "big") + data)
     finally:
-        conn.close()
         os._exit(0)
+
+
+def _send(fd: int, data: bytes) -> None:
+    """Write all of ``data`` (the parent reads while the pipe is full)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _short(exc: BaseException) -> str:
