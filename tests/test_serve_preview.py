@@ -111,6 +111,8 @@ def test_an_edit_shows_before_its_search_index_is_done(gated: tuple[Path, Path, 
         bundle = {path.name: path.read_bytes() for path in (served / "pagefind").glob("pagefind-entry.json")}
         assert bundle, "the first build wrote no search bundle"
         assert state(base)["search_pending"] is False
+        joined = get(base + "revisions.json")
+        assert joined[0] == 200 and "The words first served." in joined[1]
         gate.unlink()
         started = len(runs.read_text().splitlines())
         replace_file(root, ARTICLE, live_batch("An edit that shows before its index."))
@@ -123,6 +125,8 @@ def test_an_edit_shows_before_its_search_index_is_done(gated: tuple[Path, Path, 
         entry = (served / "pagefind" / "pagefind-entry.json").read_bytes()
         assert entry == bundle["pagefind-entry.json"], "the search bundle changed before Pagefind ran"
         assert not any(line.startswith("built") for line in said[2:]), said
+        # The joined files are not part of the preview: the live site's until the swap.
+        assert get(base + "revisions.json") == joined
 
         gate.touch()
         until("the swap", lambda: state(base)["search_pending"] is False, said)
@@ -130,6 +134,8 @@ def test_an_edit_shows_before_its_search_index_is_done(gated: tuple[Path, Path, 
         built = (served / ARTICLE_URL / "index.html").read_text("utf-8")
         assert built == shown, "the preview was not the page built"
         assert RELOAD.sub("", get(page)[1]) == shown
+        status, now_joined = get(base + "revisions.json")
+        assert status == 200 and "An edit that shows before its index." in now_joined
 
 
 def indexed_text(served: Path) -> str:

@@ -64,6 +64,9 @@ class Staged:
     hears of it only now."""
     superseded: frozenset[str] = frozenset()
     """The slugs of the articles with a later revision (for the next build's workers)."""
+    joined: frozenset[str] = frozenset()
+    """The files joined from the batches' texts (``revisions.json``, the feed): copied in
+    another thread while the build goes on (``copying``)."""
 
     @property
     def pages(self) -> dict[str, str]:
@@ -108,7 +111,19 @@ def stage_rest(
     files = frozenset(hashes.keys() | assets)
     late, amended = _shard_pages(summaries, histories, hashes)
     superseded = frozenset(histories.articles)
-    return Staged((), hashes, files, scanned, copying, fresh, covers.remembered, amended, late, superseded)
+    return Staged(
+        (),
+        hashes,
+        files,
+        scanned,
+        copying,
+        fresh,
+        covers.remembered,
+        amended,
+        late,
+        superseded,
+        frozenset(joined),
+    )
 
 
 def _shard_pages(
