@@ -24,24 +24,26 @@ def stat_of(path: Path) -> Stat | None:
 
 
 def stats(folder: Path) -> dict[str, Stat]:
-    """Every file below ``folder`` with its :data:`Stat`."""
-    return listing(folder)[0]
+    """Every file below ``folder`` with its :data:`Stat` (a walk without the folders' times:
+    the check a build with nothing to do makes)."""
+    return listing(folder, times=False)[0]
 
 
-def listing(folder: Path) -> tuple[dict[str, Stat], dict[str, int | None]]:
+def listing(folder: Path, *, times: bool = True) -> tuple[dict[str, Stat], dict[str, int | None]]:
     """Every file below ``folder`` with its :data:`Stat`; and every folder below it (``""``,
     ``"articles/"``, …) with its modification time, None for one that holds anything but
     files and folders (a symbolic link, say).
 
     A folder's time changes whenever an entry is added to it or taken out of it, and it is
-    read before its entries: when it is the same later, so are they (:class:`Contents`)."""
+    read before its entries: when it is the same later, so are they (:class:`Contents`).
+    Without ``times``, every folder's time is None."""
     found: dict[str, Stat] = {}
-    times: dict[str, int | None] = {}
+    folders: dict[str, int | None] = {}
     pending = [("", str(folder))]
     while pending:
         prefix, directory = pending.pop()
         try:
-            time = os.stat(directory).st_mtime_ns
+            time = os.stat(directory).st_mtime_ns if times else None
             entries = list(os.scandir(directory))
         except OSError:
             continue
@@ -55,8 +57,8 @@ def listing(folder: Path) -> tuple[dict[str, Stat], dict[str, int | None]]:
             if entry.is_file():
                 known = entry.stat()
                 found[prefix + entry.name] = (known.st_size, known.st_mtime_ns, known.st_ino)
-        times[prefix] = time if plain else None
-    return found, times
+        folders[prefix] = time if plain else None
+    return found, folders
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,12 +119,12 @@ def run_fixtures(fixtures: Mapping[str, Fixture], *, timeout: float, jobs: int) 
             if isinstance(fd, int)
         }
         for worker in list(running):
-            if worker.reader in ready:
-                worker.read()
             # Ended too: a worker that died while something it started still holds the
             # pipe open is finished, not hanging.
-            if worker.complete() or worker.closed or worker.exited(ready):
+            exited = worker.exited(ready)
+            if worker.reader in ready or exited:
                 worker.read()
+            if worker.complete() or worker.closed or exited:
                 done[worker.fid] = _finish(worker)
             elif time.monotonic() - worker.started >= timeout:
                 done[worker.fid] = _timed_out(worker, timeout)
