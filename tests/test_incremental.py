@@ -743,3 +743,73 @@ def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same
     (out / "a" / "new.html").write_text("y", encoding="utf-8")
     assert contents.entries(str(out / "a"), "a/") is None
     assert contents.entries(str(out / "a" / "b"), "a/b/") == ([], [])
+
+
+class _Reshaped:
+    """Pickles a kept summary as a version with one field fewer (or one more) would have."""
+
+    def __init__(self, summary: object, change: int) -> None:
+        self.summary = summary
+        self.change = change
+
+    def __reduce__(self) -> tuple[object, ...]:
+        values = [getattr(self.summary, f.name) for f in dataclasses.fields(self.summary)]  # type: ignore[arg-type]
+        state = values[: self.change] if self.change < 0 else [*values, None]
+        return (object.__new__, (type(self.summary),), state)
+
+
+@pytest.mark.parametrize("change", [-1, 1], ids=["a-field-fewer", "a-field-more"])
+def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(
+    site: Path, run_cli: RunCli, tmp_path: Path, change: int
+) -> None:
+    """A kept summary whose state does not have one value per field of today's Summary is
+    never half read: the batch is imported again, and the build gives what a clean one gives."""
+    built(site, run_cli)
+    batches = site / CACHE_DIR / "batches"
+    entries = sorted(p for p in batches.iterdir() if "." not in p.name)
+    reshaped = entries[:5]
+    for entry in reshaped:
+        entry.write_bytes(pickle.dumps(_Reshaped(pickle.loads(entry.read_bytes()), change)))
+        with pytest.raises(ValueError, match="zip"):
+            pickle.loads(entry.read_bytes())
+    first_paragraph(site, "batch_00004", "Раз. ")
+
+    built(site, run_cli)
+
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    for entry in reshaped:  # imported again and kept anew, whole
+        summary = pickle.loads(entry.read_bytes())
+        assert all(hasattr(summary, f.name) for f in dataclasses.fields(summary))
+
+
+def _objects(value: object) -> list[object]:
+    """Every dataclass instance inside ``value`` (through tuples, lists and dicts)."""
+    found: list[object] = []
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        found.append(value)
+        for field in dataclasses.fields(value):
+            found += _objects(getattr(value, field.name))
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for item in value:
+            found += _objects(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found += _objects(key) + _objects(item)
+    return found
+
+
+def test_a_kept_summary_comes_back_equal_in_every_object_it_holds(site: Path, run_cli: RunCli) -> None:
+    """Every object of every kept summary, pickled and read back (``pickled.quick_state``)."""
+    built(site, run_cli)
+    entries = [p for p in (site / CACHE_DIR / "batches").iterdir() if "." not in p.name]
+    assert entries
+    kinds: set[str] = set()
+    for entry in entries:
+        summary = pickle.loads(entry.read_bytes())
+        again = pickle.loads(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))
+        assert again == summary
+        for old, new in zip(_objects(summary), _objects(again), strict=True):
+            assert type(new) is type(old)
+            assert all(getattr(new, f.name) == getattr(old, f.name) for f in dataclasses.fields(old))
+            kinds.add(type(old).__name__)
+    assert {"Summary", "Refs", "Item", "CategoryLink", "Proof", "Step", "Claim", "Outcome", "Texts"} <= kinds

@@ -29,6 +29,7 @@ from site_builder.check.rules import Refs, batch_problems
 from site_builder.check.schedule import Schedule, View, views
 from site_builder.check.site_layout import article_file
 from site_builder.errors import Problem
+from site_builder.pickled import quick_state
 from site_builder.render.feeds import feed_entry
 from site_builder.render.images import measure, unchanged
 from site_builder.render.pages import Item, environment, items_from, render_articles
@@ -38,6 +39,7 @@ from site_builder.render.template_errors import template_problem
 from site_builder.settings import Project
 
 
+@quick_state
 @dataclass(frozen=True, slots=True)
 class Summary:
     """What a build needs of one batch once it has been loaded."""

@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING
 
 from site_builder.build.inputs import content_hash
 from site_builder.check.linkcheck import Scan
+from site_builder.pickled import quick_state
 
 if TYPE_CHECKING:
     from site_builder.build.batch import Summary
 
 
+@quick_state
 @dataclass(frozen=True, slots=True)
 class Texts:
     """A batch's long texts, kept in a file rather than in memory: its elements of

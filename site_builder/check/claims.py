@@ -18,6 +18,7 @@ from site_builder.authoring.model import CallSite
 from site_builder.check.fixture_runs import Frame, Outcome
 from site_builder.check.load import relative_to_root
 from site_builder.errors import Problem
+from site_builder.pickled import quick_state
 
 
 def fixture_failure(outcome: Outcome) -> str | None:
@@ -121,6 +122,7 @@ def _frames_text(root: Path, frames: tuple[Frame, ...]) -> str:
     return ", ".join(shown)
 
 
+@quick_state
 @dataclass(frozen=True, slots=True)
 class Claim:
     """A ``verified_output`` block: what it prints, and the fixture that must return it."""

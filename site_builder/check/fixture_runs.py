@@ -25,6 +25,7 @@ from typing import NoReturn
 
 from site_builder.authoring.model import Fixture
 from site_builder.check.sandbox import Guards
+from site_builder.pickled import quick_state
 from site_builder.processes import die_with_parent
 
 MAX_OUTPUT_CHARS = 10_000_000
@@ -43,6 +44,7 @@ class Frame:
     """Function running there."""
 
 
+@quick_state
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome:
     """What one fixture run produced."""

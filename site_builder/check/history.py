@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from site_builder.authoring.body import body_html
 from site_builder.authoring.model import CallSite, Revision
 from site_builder.language.labels import Table, lacks_history
+from site_builder.pickled import quick_state
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -27,6 +28,7 @@ Where = Callable[[CallSite], str]
 """Names a call site as ``PATH:LINE`` for a message."""
 
 
+@quick_state
 @dataclass(frozen=True, slots=True)
 class Step:
     """What the history rules need of one revision."""

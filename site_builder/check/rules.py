@@ -28,10 +28,12 @@ from site_builder.check.schedule import Timing
 from site_builder.check.site_layout import article_url, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
+from site_builder.pickled import quick_state
 from site_builder.settings import Settings
 from site_builder.settings_file import PYPROJECT
 
 
+@quick_state
 @dataclass(frozen=True, slots=True)
 class Refs:
     """What one batch says about the rest of the site, checked once every batch is in.

@@ -18,6 +18,7 @@ from markupsafe import Markup
 from site_builder.check.page_ids import RESERVED_IDS
 from site_builder.check.site_layout import article_file, article_url, category_slug, category_url, under
 from site_builder.language.labels import Chrome
+from site_builder.pickled import quick_state
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
 from site_builder.render.history import History
@@ -30,6 +31,7 @@ from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
 
 
+@quick_state
 @dataclass(frozen=True, slots=True)
 class CategoryLink:
     """A category as templates show it."""
@@ -39,6 +41,7 @@ class CategoryLink:
     count: int = 0
 
 
+@quick_state
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Item:
     """One revision as the index, category and article templates show it."""
