@@ -813,3 +813,40 @@ def test_a_kept_summary_comes_back_equal_in_every_object_it_holds(site: Path, ru
             assert all(getattr(new, f.name) == getattr(old, f.name) for f in dataclasses.fields(old))
             kinds.add(type(old).__name__)
     assert {"Summary", "Refs", "Item", "CategoryLink", "Proof", "Step", "Claim", "Outcome", "Texts"} <= kinds
+
+
+def test_a_build_given_up_for_a_newer_edit_leaves_its_folders_to_the_next_build(
+    site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``serve`` gives a rebuild up once its pages are shown when a newer edit comes. The first
+    rebuild after a site was built into an empty folder has no spare to bring up to date: its
+    staging folder, every folder of the site made anew, must become the spare, or each rebuild
+    given up in a row makes them all again (seconds at 10,000 articles)."""
+    from site_builder.build.pipeline import build
+    from site_builder.build.plan import plan_build
+    from site_builder.build.reuse import Reuse
+    from site_builder.settings import Project
+
+    built(site, run_cli)  # into an empty folder: no site before it, so no spare
+    reuse = Reuse.of(site, (site / "build").resolve())
+    assert not reuse.spare().exists()
+    first_paragraph(site, "batch_00004", "Раз. ")
+    shown = []
+    given_up = build(plan_build(Project.read(site)), show=shown.append, newer=lambda: True)
+    assert given_up.superseded and shown
+    assert reuse.spare().is_dir() and reuse.spare_record() is not None
+
+    made: list[str] = []
+    real_mkdir = os.mkdir
+
+    def counted(path: str | os.PathLike[str], *args: object, **kwargs: object) -> None:
+        made.append(os.fspath(path))
+        real_mkdir(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "mkdir", counted)
+    first_paragraph(site, "batch_00004", "Два. ")
+    built(site, run_cli)
+
+    articles = [path for path in made if f"{os.sep}articles{os.sep}" in path]
+    assert len(articles) < 5, articles  # the spare's folders were there: made again, 90 or more
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)

@@ -100,6 +100,21 @@ class Reuse:
         held = self.store.get("outputs", self._record + ".spare")
         return held if isinstance(held, Written) else None
 
+    def keep_spare(self, folder: Path, record: Written) -> None:
+        """Make ``folder`` the spare site, ``record`` saying what it holds, unless a spare is
+        kept already (a build that was not published keeps its staging folder so). Its record
+        is written only once the folder is in place."""
+        spare = self.spare()
+        if spare.exists():
+            return
+        self.store.drop("outputs", self._record + ".spare")
+        try:
+            spare.parent.mkdir(parents=True, exist_ok=True)
+            folder.rename(spare)
+        except OSError:
+            return
+        self.store.put("outputs", self._record + ".spare", record)
+
     def scratch(self) -> Path:
         """A folder in the cache for this build's new texts and search bundles: what
         :meth:`remember` keeps is moved from there, on the same file system."""
