@@ -35,6 +35,9 @@ from pathlib import Path
 LANGUAGE = "ru"  # the corpus's language, which site_builder forces for the whole index
 
 
+VOID = frozenset({"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
+
+
 class _BodyText(HTMLParser):
     """The text inside the element marked ``data-pagefind-body``, and the page's title."""
 
@@ -62,9 +65,6 @@ class _BodyText(HTMLParser):
             self.parts.append(data)
         elif self.in_title:
             self.title.append(data)
-
-
-VOID = frozenset({"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
 
 
 def _pages(site: Path, count: int) -> list[tuple[str, str]]:

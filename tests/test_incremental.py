@@ -693,15 +693,21 @@ def test_the_prune_reads_only_the_folders_changed_since_the_record(
     assert any(_slug(4) in path for path in read)  # a folder the edit wrote into is read
 
 
-class _Older:
-    """Pickles a record as the version before ``folders`` was added did: without it."""
+class _Pickled:
+    """Pickles a dataclass object as another version would have: its class, with ``state``
+    (the values of its fields, in order) as that version's fields gave it."""
 
-    def __init__(self, record: object) -> None:
-        self.record = record
+    def __init__(self, value: object, state: list[object]) -> None:
+        self.value = value
+        self.state = state
 
     def __reduce__(self) -> tuple[object, ...]:
-        fields = [f.name for f in dataclasses.fields(self.record) if f.name != "folders"]  # type: ignore[arg-type]
-        return (object.__new__, (type(self.record),), [getattr(self.record, name) for name in fields])
+        return (object.__new__, (type(self.value),), self.state)
+
+
+def _values(value: object, *, but: str = "") -> list[object]:
+    """The values of the fields of a dataclass object, in order, without the field ``but``."""
+    return [getattr(value, f.name) for f in dataclasses.fields(value) if f.name != but]  # type: ignore[arg-type]
 
 
 def test_a_record_an_older_version_wrote_is_a_miss_not_a_crash(
@@ -715,7 +721,8 @@ def test_a_record_an_older_version_wrote_is_a_miss_not_a_crash(
     outputs = site / CACHE_DIR / "outputs"
     for name, record in _records(site).items():
         if hasattr(record, "folders"):
-            (outputs / name).write_bytes(pickle.dumps(_Older(record)))
+            older = _Pickled(record, _values(record, but="folders"))  # the version before `folders`
+            (outputs / name).write_bytes(pickle.dumps(older))
     first_paragraph(site, "batch_00004", "Два. ")
 
     built(site, run_cli)
@@ -745,19 +752,6 @@ def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same
     assert contents.entries(str(out / "a" / "b"), "a/b/") == ([], [])
 
 
-class _Reshaped:
-    """Pickles a kept summary as a version with one field fewer (or one more) would have."""
-
-    def __init__(self, summary: object, change: int) -> None:
-        self.summary = summary
-        self.change = change
-
-    def __reduce__(self) -> tuple[object, ...]:
-        values = [getattr(self.summary, f.name) for f in dataclasses.fields(self.summary)]  # type: ignore[arg-type]
-        state = values[: self.change] if self.change < 0 else [*values, None]
-        return (object.__new__, (type(self.summary),), state)
-
-
 @pytest.mark.parametrize("change", [-1, 1], ids=["a-field-fewer", "a-field-more"])
 def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(
     site: Path, run_cli: RunCli, tmp_path: Path, change: int
@@ -769,7 +763,10 @@ def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(
     entries = sorted(p for p in batches.iterdir() if "." not in p.name)
     reshaped = entries[:5]
     for entry in reshaped:
-        entry.write_bytes(pickle.dumps(_Reshaped(pickle.loads(entry.read_bytes()), change)))
+        summary = pickle.loads(entry.read_bytes())
+        values = _values(summary)
+        state = values[:change] if change < 0 else [*values, None]  # a field fewer, or one more
+        entry.write_bytes(pickle.dumps(_Pickled(summary, state)))
         with pytest.raises(ValueError, match="zip"):
             pickle.loads(entry.read_bytes())
     first_paragraph(site, "batch_00004", "Раз. ")
