@@ -58,3 +58,45 @@ def test_a_process_stuck_after_the_signal_ends_and_says_where(signum: int) -> No
 def test_a_process_that_stops_in_time_is_not_cut_short() -> None:
     code, err = _signalled(CLEAN, signal.SIGTERM)
     assert (code, err) == (0, "")
+
+
+DROPPED = textwrap.dedent(
+    """
+    import os
+    import time
+
+    from site_builder.interrupts import interruptible
+
+
+    def slow_after_fork():  # the signal comes here, where Python cannot raise: in a fork's callback
+        print("ready", flush=True)
+        time.sleep(5)
+
+
+    class Broken:
+        def __del__(self):
+            raise ValueError("a finaliser's own bug")
+
+
+    os.register_at_fork(after_in_parent=slow_after_fork)
+    with interruptible(2.0) as stopping:
+        child = os.fork()
+        if child == 0:
+            os._exit(0)
+        os.waitpid(child, 0)
+        print("heard" if stopping.is_set() else "lost", flush=True)
+        Broken()
+    """
+)
+
+
+def test_a_stop_python_drops_is_heard_and_not_printed_but_other_dropped_errors_are() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-c", DROPPED], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None and process.stdout.readline() == "ready\n"
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=10)
+    assert (process.returncode, out) == (0, "heard\n"), err
+    assert "KeyboardInterrupt" not in err, err
+    assert "Exception ignored in" in err and "a finaliser's own bug" in err, err
