@@ -358,7 +358,8 @@ incremental_page = revision(
                 ],
                 [
                     "`spare/`",
-                    "The site that was live before the last build.",
+                    "The site that was live before the last build, for this output folder and for "
+                    "the one other folder built last (such as `serve`'s).",
                     "Writing a whole new folder: the spare is brought up to date instead.",
                 ],
             ],

@@ -199,9 +199,23 @@ class Reuse:
         self.store.put("outputs", self._record, memory.written)
         self.store.put("outputs", self._record + ".links", memory.links)
         self.store.put("outputs", self._record + ".superseded", memory.superseded)
-        # One spare site per cache: serve's temporary outputs must not pile up old sites.
-        self.store.keep_only("spare", {self._record} if memory.spare_kept else set())
+        self.store.keep_only("spare", self._spares_kept(memory.spare_kept))
         self.store.put("inputs", "batches", memory.inputs.stamps)
+
+    def _spares_kept(self, mine: bool) -> set[str]:
+        """The spare sites worth keeping: this output folder's (when ``mine``) and that of the
+        one other folder built last (``serve``'s, for a writer who also runs ``build``: without
+        its spare, that folder's next rebuild makes and links the whole site again). Never
+        more: spares of folders built once must not pile up."""
+        kept = {self._record} if mine else set()
+        others = [
+            (when, name)
+            for name in self.store.keys("spare")
+            if name != self._record and (when := self.store.written_at("outputs", name)) is not None
+        ]
+        if others:  # a spare with no record of its folder's site is no use: it goes
+            kept.add(max(others)[1])
+        return kept
 
     def _keep_batches(self, summaries: Mapping[str, Summary]) -> None:
         """Keep each batch summarized by this build (its pickle and texts file, made by the

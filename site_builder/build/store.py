@@ -119,6 +119,14 @@ class Store:
         except OSError:
             return set()
 
+    def written_at(self, kind: str, key: str) -> int | None:
+        """When the entry ``kind/key`` was last written on disk (nanoseconds), or None. Read
+        from the disk, not memory: another process may have written it since."""
+        try:
+            return os.stat(os.path.join(self.folder, kind, key)).st_mtime_ns
+        except OSError:
+            return None
+
     def keep_only(self, kind: str, keys: set[str]) -> None:
         """Drop the entries of ``kind`` the last build did not use."""
         try:
