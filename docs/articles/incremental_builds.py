@@ -320,7 +320,7 @@ incremental_page = revision(
         verified_output(
             cache_contents,
             expected={
-                "folders": ["batches", "inputs", "lists", "outputs", "search", "spare"],
+                "folders": ["batches", "inputs", "lists", "outputs", "rules", "search", "spare"],
                 "keptBatches": 3,
             },
         ),
@@ -344,6 +344,13 @@ incremental_page = revision(
                     "`lists/`",
                     "The home page, the category pages and the sitemap.",
                     "Rendering them when no list entry changed.",
+                ],
+                [
+                    "`rules/`",
+                    "What the rules that read the whole site found (duplicate slugs, broken links, "
+                    "doubtful category spellings), under a hash of everything they read.",
+                    "Running those rules again after an edit that changed nothing they read: no "
+                    "slug, link, category or fixture, and no line any of them is on.",
                 ],
                 [
                     "`search/`",

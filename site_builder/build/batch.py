@@ -72,6 +72,10 @@ class Summary:
     views: tuple[View | None, ...] = ()
     """How the schedule it was described under showed each revision (None: left out); a
     kept summary is used again only under a schedule that shows them the same way."""
+    refs_key: str = ""
+    """Hash of ``refs`` but for the hashes of the revisions' bodies: the site-wide rules'
+    findings are kept under those of every batch (:func:`~site_builder.build.site_check.rules_key`,
+    which adds the bodies the rules compare)."""
 
     def data(self) -> list[dict[str, object]]:
         """Its whole ``revisions`` JSON objects, read back from its texts."""
@@ -140,7 +144,16 @@ def summarize(
         proofs=tuple(item.proofs for item in items),
         deferred=deferred,
         views=seen,
+        refs_key=_refs_key(refs),
     )
+
+
+def _refs_key(refs: Refs) -> str:
+    """A hash of ``refs``, each revision's body hash left out: the history rules compare the
+    bodies of one article's revisions, and a prose edit of an article with one revision
+    changes nothing they find."""
+    bodiless = dataclasses.replace(refs, steps=tuple(dataclasses.replace(s, body="") for s in refs.steps))
+    return content_hash(repr(bodiless).encode("utf-8", "surrogatepass"))
 
 
 def _marked(items: list[Item], shown: list[View]) -> list[Item]:

@@ -47,6 +47,8 @@ class Inputs:
     """Every input of the build: the batches, the assets' names, sizes and times, the output folder."""
     stamps: dict[str, Stamp] = field(default_factory=dict)
     """For the next run: each batch module whose stat can be trusted."""
+    assets: str = ""
+    """The assets' names, sizes and times: what the site-wide rules read of the assets folder."""
 
 
 def content_hash(data: bytes) -> str:
@@ -121,11 +123,13 @@ def hash_inputs(project: Project, target: Path, known: Mapping[str, Stamp] | Non
     digest = hashlib.sha256(common.encode())
     for key in keys.values():
         digest.update(key.encode())
-    assets = project.root / project.settings.assets_dir
-    for name, (size, mtime, _) in sorted(stats(assets).items() if assets.is_dir() else []):
-        digest.update(f"{name}\0{size}\0{mtime}\0".encode())
+    folder = project.root / project.settings.assets_dir
+    assets = hashlib.sha256()
+    for name, (size, mtime, _) in sorted(stats(folder).items() if folder.is_dir() else []):
+        assets.update(f"{name}\0{size}\0{mtime}\0".encode())
+    digest.update(assets.digest())
     digest.update(str(target).encode())
-    return Inputs(common, keys, digest.hexdigest(), stamps)
+    return Inputs(common, keys, digest.hexdigest(), stamps, assets.hexdigest())
 
 
 def _stat(path: Path) -> tuple[int, int, int, int] | None:

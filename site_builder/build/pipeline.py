@@ -33,7 +33,7 @@ from site_builder.build.pool import Pool, StartMethod
 from site_builder.build.preview import Show, changed
 from site_builder.build.publish import publish, swap
 from site_builder.build.reuse import Memory
-from site_builder.build.site_check import Judged, judge
+from site_builder.build.site_check import Judged, Memo, judge
 from site_builder.build.sitewide import Staged, stage_rest
 from site_builder.build.staged_links import check_links
 from site_builder.build.workers import Job
@@ -216,7 +216,9 @@ def _load(run: _Build, jobs: int | None) -> Judged:
         common=plan.inputs.common,
     )
     batches = load_batches(job, plan.inputs.keys, plan.reuse, jobs, hooks, run.start)
-    return judge(plan.project, batches, run=True, schedule=plan.schedule)
+    reuse = plan.reuse
+    memo = Memo(f"{plan.inputs.common}\0{plan.inputs.assets}", reuse.rules) if reuse is not None else None
+    return judge(plan.project, batches, run=True, schedule=plan.schedule, memo=memo)
 
 
 def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
@@ -266,6 +268,7 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
             index,
             staged.covers,
             staged.superseded,
+            judged.rules,
         )
         run.plan.reuse.remember(memory)
     pages, files, record = written.record.pages, len(written.record.files), written.record

@@ -28,6 +28,7 @@ from site_builder.build.written import Written
 
 if TYPE_CHECKING:
     from site_builder.build.batch import Summary
+    from site_builder.build.site_check import Rules
     from site_builder.render.site_files import Lists
     from site_builder.search.indexing import Index
 
@@ -53,6 +54,8 @@ class Memory:
     superseded: frozenset[str] = frozenset()
     """The slugs of the articles with a later revision: the next build's workers leave their
     pages to the kernel (:meth:`Reuse.superseded`)."""
+    rules: Rules | None = None
+    """The site-wide rules' findings and what they were found under (:meth:`Reuse.rules`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +149,14 @@ class Reuse:
         found = self.store.get("lists", key)
         return found if isinstance(found, Lists) else None
 
+    def rules(self, key: str) -> Rules | None:
+        """The site-wide rules' findings kept under ``key``
+        (:func:`~site_builder.build.site_check.rules_key`)."""
+        from site_builder.build.site_check import Rules
+
+        found = self.store.get("rules", key)
+        return found if isinstance(found, Rules) else None
+
     def cover(self, key: str) -> bytes | None:
         """The PNG of a cover an earlier build drew, by its drawing key (checked whole)."""
         entry = self.store.get("og", key)
@@ -192,6 +203,10 @@ class Reuse:
             if drawn is not None:
                 self.store.move_in(drawn, f"og/{key}")
         self.store.keep_only("og", set(memory.covers))
+        if memory.rules is not None:
+            if self.rules(memory.rules.key) != memory.rules:
+                self.store.put("rules", memory.rules.key, memory.rules)
+            self.store.keep_only("rules", {memory.rules.key})
         if memory.spare_kept and memory.before is not None:  # the spare is the site live until now
             self.store.put("outputs", self._record + ".spare", memory.before)
         else:
