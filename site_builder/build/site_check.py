@@ -33,7 +33,8 @@ class Rules:
     """The findings of the rules that need every batch (the site's rules and its links to
     what the schedule leaves out), as the cache keeps them: an edit that leaves every
     batch's :class:`~site_builder.check.rules.Refs` as they were (a sentence changed within
-    a line) finds them again without running those rules (0.3 s at 10,000 articles)."""
+    a line) finds them again without running those rules (0.23 s of CPU at 10,000 articles, 0.06 s
+    with them kept)."""
 
     key: str
     """:func:`rules_key` of the site they were found in."""
