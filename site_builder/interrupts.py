@@ -43,7 +43,7 @@ def interruptible(within: float | None = None) -> Iterator[threading.Event]:
     for each in stops:
         if previous[each] != signal.SIG_IGN:
             signal.signal(each, interrupt)
-    sys.unraisablehook = _quiet_once(stopping, reported)
+    sys.unraisablehook = _quiet_while_stopping(stopping, reported)
     try:
         yield stopping
     finally:  # the watch, once armed, stays: it covers the interpreter's exit too; so does the hook
@@ -53,7 +53,7 @@ def interruptible(within: float | None = None) -> Iterator[threading.Event]:
             sys.unraisablehook = reported
 
 
-def _quiet_once(
+def _quiet_while_stopping(
     stopping: threading.Event, reported: Callable[[sys.UnraisableHookArgs], object]
 ) -> Callable[[sys.UnraisableHookArgs], None]:
     """``sys.unraisablehook`` but silent on a KeyboardInterrupt once ``stopping`` is set."""

@@ -216,8 +216,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
         common=plan.inputs.common,
     )
     batches = load_batches(job, plan.inputs.keys, plan.reuse, jobs, hooks, run.start)
-    reuse = plan.reuse
-    memo = Memo(f"{plan.inputs.common}\0{plan.inputs.assets}", reuse.rules) if reuse is not None else None
+    memo = Memo.of(plan.inputs, plan.reuse)
     return judge(plan.project, batches, run=True, schedule=plan.schedule, memo=memo)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.build.batch import Summary
-from site_builder.build.inputs import hash_inputs
+from site_builder.build.inputs import Inputs, hash_inputs
 from site_builder.build.loading import Batches, load_batches
 from site_builder.build.reuse import Reuse
 from site_builder.build.workers import Job
@@ -58,6 +58,11 @@ class Memo:
     (:attr:`Inputs.common`) and the assets' names, sizes and times (:attr:`Inputs.assets`)."""
     kept: Callable[[str], Rules | None]
     """The findings kept under a key, or None."""
+
+    @classmethod
+    def of(cls, inputs: Inputs, reuse: Reuse | None) -> Memo | None:
+        """The memo of a build of ``inputs`` with the cache ``reuse`` (None: no cache)."""
+        return cls(f"{inputs.common}\0{inputs.assets}", reuse.rules) if reuse is not None else None
 
 
 @dataclass(frozen=True, slots=True)
