@@ -42,19 +42,29 @@ def corpus() -> ModuleType:
     return module
 
 
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def written_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus of N revisions, written into a folder of its own."""
     root = tmp_path_factory.mktemp("corpus") / "site"
     root.mkdir()
     corpus().write_site_builder(root, N)
     return root
 
 
-@pytest.fixture
-def site(pristine: Path, tmp_path: Path) -> Path:
+def copied(pristine: Path, tmp_path: Path) -> Path:
+    """A copy of the site at ``pristine`` for one test to change."""
     root = tmp_path / "site"
     shutil.copytree(pristine, root)
     return root
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return written_corpus(tmp_path_factory)
+
+
+@pytest.fixture
+def site(pristine: Path, tmp_path: Path) -> Path:
+    return copied(pristine, tmp_path)
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -753,23 +763,40 @@ def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same
 
 
 @pytest.mark.parametrize("change", [-1, 1], ids=["a-field-fewer", "a-field-more"])
+@pytest.mark.parametrize("where", ["file", "index"])
 def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(
-    site: Path, run_cli: RunCli, tmp_path: Path, change: int
+    site: Path, run_cli: RunCli, tmp_path: Path, change: int, where: str
 ) -> None:
     """A kept summary whose state does not have one value per field of today's Summary is
-    never half read: the batch is imported again, and the build gives what a clean one gives."""
+    never half read: in its batch's own file (the site index gone), the batch is imported
+    again; in the site index, the build reads the batches' own files instead. Either way the
+    build gives what a clean one gives, and keeps a whole index again."""
+    from site_builder.build.site_index import KEY, KIND
+
     built(site, run_cli)
     batches = site / CACHE_DIR / "batches"
+    index = site / CACHE_DIR / KIND / KEY
     entries = sorted(p for p in batches.iterdir() if "." not in p.name)
     # Not the batch edited below, whose kept summary the rebuild drops, whichever its key.
     reshaped = [entry for entry in entries if pickle.loads(entry.read_bytes()).name != "batch_00004"][:5]
+    held = pickle.loads(index.read_bytes())
+    assert {entry.name for entry in reshaped} <= held.keys()
     for entry in reshaped:
         summary = pickle.loads(entry.read_bytes())
         values = _values(summary)
         state = values[:change] if change < 0 else [*values, None]  # a field fewer, or one more
-        entry.write_bytes(pickle.dumps(_Pickled(summary, state)))
+        if where == "file":
+            entry.write_bytes(pickle.dumps(_Pickled(summary, state)))
+        else:
+            held[entry.name] = _Pickled(held[entry.name], state)
+    if where == "file":
+        index.unlink()
         with pytest.raises(ValueError, match="zip"):
-            pickle.loads(entry.read_bytes())
+            pickle.loads(reshaped[0].read_bytes())
+    else:
+        index.write_bytes(pickle.dumps(held))
+        with pytest.raises(ValueError, match="zip"):
+            pickle.loads(index.read_bytes())
     first_paragraph(site, "batch_00004", "Раз. ")
 
     built(site, run_cli)
@@ -778,6 +805,8 @@ def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(
     for entry in reshaped:  # imported again and kept anew, whole
         summary = pickle.loads(entry.read_bytes())
         assert all(hasattr(summary, f.name) for f in dataclasses.fields(summary))
+    again = pickle.loads(index.read_bytes())
+    assert {entry.name for entry in entries if entry.name in again} >= {entry.name for entry in reshaped}
 
 
 def _objects(value: object) -> list[object]:
@@ -797,20 +826,27 @@ def _objects(value: object) -> list[object]:
 
 
 def test_a_kept_summary_comes_back_equal_in_every_object_it_holds(site: Path, run_cli: RunCli) -> None:
-    """Every object of every kept summary, pickled and read back (``pickled.quick_state``)."""
+    """Every object of every kept summary and of its body (kept in its texts file), pickled and
+    read back (``pickled.quick_state``)."""
+    from site_builder.build.reuse import Reuse
+
     built(site, run_cli)
-    entries = [p for p in (site / CACHE_DIR / "batches").iterdir() if "." not in p.name]
-    assert entries
+    reuse = Reuse.of(site, site / "build")
+    keys = [p.name for p in (site / CACHE_DIR / "batches").iterdir() if "." not in p.name]
+    assert keys
     kinds: set[str] = set()
-    for entry in entries:
-        summary = pickle.loads(entry.read_bytes())
-        again = pickle.loads(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))
-        assert again == summary
-        for old, new in zip(_objects(summary), _objects(again), strict=True):
-            assert type(new) is type(old)
-            assert all(getattr(new, f.name) == getattr(old, f.name) for f in dataclasses.fields(old))
-            kinds.add(type(old).__name__)
-    assert {"Summary", "Refs", "Item", "CategoryLink", "Proof", "Step", "Claim", "Outcome", "Texts"} <= kinds
+    for key in keys:
+        summary = reuse.summary(key)
+        assert summary is not None
+        for value in (summary, summary.body()):
+            again = pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            assert again == value
+            for old, new in zip(_objects(value), _objects(again), strict=True):
+                assert type(new) is type(old)
+                assert all(getattr(new, f.name) == getattr(old, f.name) for f in dataclasses.fields(old))
+                kinds.add(type(old).__name__)
+    wanted = {"Summary", "Body", "Refs", "Item", "CategoryLink", "Proof", "Step", "Claim", "Outcome", "Texts"}
+    assert wanted <= kinds
 
 
 def _count_mkdir(monkeypatch: pytest.MonkeyPatch) -> list[str]:

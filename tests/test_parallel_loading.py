@@ -91,7 +91,9 @@ def test_a_check_of_every_page_holds_the_scans_of_a_few_batches_only(tmp_path: o
     summaries = []
     for number in range(Scans.HELD_BATCHES + 10):
         page = f"articles/p{number}/index.html"
-        texts = Texts.write(folder / f"{number}.text", b"", [], {page: scan_page(f'<p id="x{number}"></p>')})
+        texts = Texts.write(
+            folder / f"{number}.text", b"", [], {page: scan_page(f'<p id="x{number}"></p>')}, None
+        )
         summaries.append(_Part(texts, {page: "sha"}))
     scans = Scans(summaries, {"index.html": scan_page("<p></p>")})  # type: ignore[arg-type]
 

@@ -320,7 +320,7 @@ incremental_page = revision(
         verified_output(
             cache_contents,
             expected={
-                "folders": ["batches", "inputs", "lists", "outputs", "rules", "search", "spare"],
+                "folders": ["batches", "index", "inputs", "lists", "outputs", "rules", "search", "spare"],
                 "keptBatches": 3,
             },
         ),
@@ -330,10 +330,19 @@ incremental_page = revision(
             [
                 [
                     "`batches/`",
-                    "For each batch without problems: its summary (fixture outcomes, list "
-                    "entries, the hashes of its pages) and its texts (its part of `revisions.json` and of "
-                    "the feed).",
+                    "For each batch without problems: its summary (list entries, the hashes of its "
+                    "pages) and its texts (its part of `revisions.json` and of the feed, its fixture "
+                    "outcomes, what the site-wide rules check of it).",
                     "Importing the batch, running its fixtures, rendering its pages.",
+                ],
+                [
+                    "`index/`",
+                    "One file holding the small part of every kept batch's summary that each build "
+                    "reads: list entries, page hashes, when each revision is published. The rest (what "
+                    "the site-wide rules check, fixture outcomes) stays in the batch's texts file until "
+                    "a rule needs it.",
+                    "Opening a file per batch: after an edit of one article, the summaries of the "
+                    "other batches come from this one file.",
                 ],
                 [
                     "`inputs/`",

@@ -20,13 +20,13 @@ import jinja2
 from site_builder.build.inputs import content_hash
 from site_builder.build.staging import write_file
 from site_builder.build.texts import Texts
-from site_builder.check.claims import fixture_problems
+from site_builder.check.claims import drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.images import Assets
 from site_builder.check.linkcheck import Scan, scan_page
 from site_builder.check.load import Batch
 from site_builder.check.rules import Refs, batch_problems
-from site_builder.check.schedule import Schedule, View, views
+from site_builder.check.schedule import Schedule, Timing, View, views
 from site_builder.check.site_layout import article_file
 from site_builder.errors import Problem
 from site_builder.pickled import quick_state
@@ -41,28 +41,71 @@ from site_builder.settings import Project
 
 @quick_state
 @dataclass(frozen=True, slots=True)
-class Summary:
-    """What a build needs of one batch once it has been loaded."""
+class Body:
+    """What only a site-wide check reads of a batch: a rebuild after an edit of one batch
+    reads none of it for the others (it stays in their texts files) unless something they
+    are checked against changed (:mod:`.site_index`)."""
 
-    name: str
-    """The batch name (module file name without ``.py``)."""
-    problems: tuple[Problem, ...]
-    """Problems judged from the batch alone, and its failed fixtures."""
     refs: Refs
     """What the site-wide rules need of it."""
     outcomes: dict[str, Outcome] | None
     """Its fixtures' outcomes; None when they were not run."""
+    proofs: tuple[tuple[Proof, ...], ...]
+    """The verified outputs of each of its items."""
+
+
+class Held:
+    """A summary's :class:`Body` once read (or as its worker made it). Pickled empty: the
+    body travels in the texts file, so a summary sent from a worker or kept in the site
+    index is a small thing, and only a step that asks reads its body."""
+
+    __slots__ = ("body",)
+
+    def __init__(self, body: Body | None = None) -> None:
+        self.body = body
+
+    def __reduce__(self) -> tuple[type[Held], tuple[()]]:
+        return Held, ()
+
+    def __eq__(self, other: object) -> bool:  # a cache of the texts file, not part of the value
+        return isinstance(other, Held)
+
+    def __hash__(self) -> int:
+        return 0
+
+
+@quick_state
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a build needs of one batch once it has been loaded: small fields every build
+    reads, and a :class:`Body` read from its texts file only when asked for."""
+
+    name: str
+    """The batch name (module file name without ``.py``)."""
+    problems: tuple[Problem, ...]
+    """Problems judged from the batch alone, its failed fixtures and the outputs its own
+    fixtures contradict."""
     items: tuple[Item, ...]
     """Its revisions as lists, the feed and the sitemap show them (``content_html`` left empty)."""
     list_key: str
     """Hash of those items: the list pages and the sitemap change only when it does."""
     texts: Texts
-    """The whole objects as they appear inside ``revisions.json``, the Atom entries and the scans."""
+    """The whole objects as they appear inside ``revisions.json``, the Atom entries, the scans
+    and the body."""
     pages: dict[str, str] | None
     """Article pages written to the staging folder: output path → content hash; None when not rendered."""
-    proofs: tuple[tuple[Proof, ...], ...] = ()
-    """The verified outputs of each of ``items``: what its page marks, if the kernel renders it
-    (a revision of an article with a history, :mod:`.history_pages`)."""
+    timings: tuple[Timing, ...]
+    """Every revision's draft flag, date and categories, in list order (``refs.timings``)."""
+    bodies: tuple[tuple[str, str], ...]
+    """Every revision's slug and the hash of its body, in list order: what the history rules
+    compare (:func:`~site_builder.build.site_check.rules_key`)."""
+    ran: bool
+    """Whether its fixtures were run (``outcomes`` is not None)."""
+    borrows: bool
+    """Whether one of its verified outputs is printed by another batch's fixture: only those
+    are judged against outcomes once every batch is in; the rest were judged with the batch."""
+    held: Held = dataclasses.field(default_factory=Held, compare=False, repr=False)
+    """Its body, once read."""
     depends: tuple[tuple[str, str], ...] = ()
     """The other batches it imported, each with its cache key then: a kept summary holds only
     while each of them has that key still."""
@@ -76,6 +119,32 @@ class Summary:
     """Hash of ``refs`` but for the hashes of the revisions' bodies: the site-wide rules'
     findings are kept under those of every batch (:func:`~site_builder.build.site_check.rules_key`,
     which adds the bodies the rules compare)."""
+
+    def body(self) -> Body:
+        """Its body: read from its texts file the first time (an OSError if that file was
+        replaced since)."""
+        if self.held.body is None:
+            found = self.texts.body()
+            if not isinstance(found, Body):
+                raise OSError(f"{self.texts.path} holds no summary body")
+            self.held.body = found
+        return self.held.body
+
+    @property
+    def refs(self) -> Refs:
+        """What the site-wide rules need of it."""
+        return self.body().refs
+
+    @property
+    def outcomes(self) -> dict[str, Outcome] | None:
+        """Its fixtures' outcomes; None when they were not run."""
+        return self.body().outcomes
+
+    @property
+    def proofs(self) -> tuple[tuple[Proof, ...], ...]:
+        """The verified outputs of each of ``items``: what its page marks, if the kernel renders
+        it (a revision of an article with a history, :mod:`.history_pages`)."""
+        return self.body().proofs
 
     def data(self) -> list[dict[str, object]]:
         """Its whole ``revisions`` JSON objects, read back from its texts."""
@@ -91,7 +160,7 @@ class Summary:
         """Worth keeping: no problems, so nothing depends on a timeout or a retry, and no
         verified output of another batch's fixture (its page links to that fixture's ``def``
         line, in a file outside this batch's cache key)."""
-        return not self.problems and all(fid.partition(":")[0] == self.name for _, _, fid in self.refs.uses)
+        return not self.problems and not self.borrows
 
 
 def summarize(
@@ -110,6 +179,8 @@ def summarize(
     problems, refs = batch_problems(root, settings, batch)
     if outcomes is not None:
         problems += fixture_problems(root, dict(refs.fixtures), outcomes)
+        judged_here = [claim for claim in refs.claims if _owner(claim.fixture) == batch.name]
+        problems += drift_problems(root, judged_here, outcomes)
     seen = views(schedule, refs.timings)
     shown = [(rev, view) for rev, view in zip(batch.revisions, seen, strict=True) if view is not None]
     data = tuple(revision_dict(rev, batch.name, settings) for rev, _ in shown)
@@ -132,20 +203,28 @@ def summarize(
         pages, scans, problems = _render(project, own, staging)
     # surrogatepass: a lone surrogate is a problem of the batch already, never published.
     joined_data = ",\n  ".join(fragment(d) for d in data).encode("utf-8", "surrogatepass")
+    body = Body(refs, outcomes, tuple(item.proofs for item in items))
     return Summary(
         name=batch.name,
         problems=tuple(problems),
-        refs=refs,
-        outcomes=outcomes,
         items=listed,
         list_key=content_hash(repr(listed).encode("utf-8", "surrogatepass")),
-        texts=Texts.write(spool, joined_data, entries, scans),
+        texts=Texts.write(spool, joined_data, entries, scans, body),
         pages=pages,
-        proofs=tuple(item.proofs for item in items),
+        timings=refs.timings,
+        bodies=tuple((step.slug, step.body) for step in refs.steps),
+        ran=outcomes is not None,
+        borrows=any(_owner(fid) != batch.name for _, _, fid in refs.uses),
+        held=Held(body),
         deferred=deferred,
         views=seen,
         refs_key=_refs_key(refs),
     )
+
+
+def _owner(fixture: str) -> str:
+    """The batch a fixture id (``batch:function``) names."""
+    return fixture.partition(":")[0]
 
 
 def _refs_key(refs: Refs) -> str:

@@ -45,6 +45,13 @@ class Batches:
     problems: list[Problem]
     """Batches that did not import, or had a wrong item in ``revisions``."""
 
+    def whole(self) -> Batches:
+        """These batches, every summary's body read (:meth:`Summary.body`): for a command that
+        reads them once the folder it loaded them into is gone."""
+        for summary in self.summaries.values():
+            summary.body()
+        return self
+
 
 def default_jobs() -> int:
     """One worker per core."""
@@ -64,6 +71,7 @@ def load_batches(
     found: dict[Path, Summary] = {}
     paths = sorted(keys, key=lambda path: hooks.group(path.stem)) if hooks is not None else list(keys)
     kept = reuse.batch_keys() if reuse is not None else set()
+    index = reuse.index() if reuse is not None and kept else {}
     by_name = {path.stem: key for path, key in keys.items()}
     tell = _teller(hooks)
     with Workers(job, min(jobs or default_jobs(), max(1, len(keys))), start) as workers:
@@ -76,7 +84,7 @@ def load_batches(
         for path in paths:
             if keys[path] not in kept or reuse is None:
                 continue
-            entry = _usable(reuse.summary(keys[path]), job, hooks, by_name)
+            entry = _usable(reuse.summary(keys[path], index), job, hooks, by_name)
             if entry is not None:
                 found[path] = entry
                 tell(path, Loaded(entry, None))
@@ -101,11 +109,11 @@ def _teller(hooks: Hooks | None) -> Callable[[Path, Loaded], None]:
 def _usable(entry: Summary | None, job: Job, hooks: Hooks | None, keys: dict[str, str]) -> Summary | None:
     """A kept summary that has what this run needs (fixture outcomes, pages at hand), made while
     the batches it imports were as they are (``keys``: every batch's key by name)."""
-    if entry is None or (job.run and entry.outcomes is None):
+    if entry is None or (job.run and not entry.ran):
         return None
     if any(keys.get(name) != key for name, key in entry.depends):
         return None
-    if entry.views != views(job.schedule, entry.refs.timings):  # described under another date or flags
+    if entry.views != views(job.schedule, entry.timings):  # described under another date or flags
         return None
     if job.staging is not None and (entry.pages is None or hooks is None or not hooks.reusable(entry)):
         return None

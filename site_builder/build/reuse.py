@@ -129,12 +129,21 @@ class Reuse:
         """The keys of the batches kept."""
         return self.store.keys("batches")
 
-    def summary(self, key: str) -> Summary | None:
-        """A kept summary, its texts file where the cache keeps it; or None (also when that
-        file is not the one it was kept with)."""
+    def index(self) -> dict[str, Summary]:
+        """The kept summaries the site index holds, by batch key (:mod:`.site_index`)."""
+        from site_builder.build.site_index import read_index  # the render machinery: only when loading
+
+        return read_index(self.store)
+
+    def summary(self, key: str, index: Mapping[str, Summary] | None = None) -> Summary | None:
+        """A kept summary (from ``index`` when it holds it, else from the batch's own file),
+        its texts file where the cache keeps it; or None (also when that file is not the one
+        it was kept with)."""
         from site_builder.build.batch import Summary  # the render machinery: only when loading
 
-        entry = self.store.get("batches", key)
+        entry: object = index.get(key) if index is not None else None
+        if entry is None:
+            entry = self.store.get("batches", key)
         if not isinstance(entry, Summary):
             return None
         texts = entry.texts.moved(self.store.folder / "batches" / f"{key}.text")
@@ -191,7 +200,9 @@ class Reuse:
 
     def remember(self, memory: Memory) -> None:
         """Keep what this build learned, and drop what no build will use again."""
-        self._keep_batches(memory.summaries)
+        from site_builder.build.site_index import write_index
+
+        write_index(self.store, memory.summaries, self._keep_batches(memory.summaries))
         if memory.lists is not None:
             self.store.put("lists", *memory.lists)
             self.store.keep_only("lists", {memory.lists[0]})
@@ -232,11 +243,22 @@ class Reuse:
             kept.add(max(others)[1])
         return kept
 
-    def _keep_batches(self, summaries: Mapping[str, Summary]) -> None:
+    def _keep_batches(self, summaries: Mapping[str, Summary]) -> set[str]:
         """Keep each batch summarized by this build (its pickle and texts file, made by the
-        worker in the scratch folder, are moved in); drop the batches the site no longer has."""
+        worker in the scratch folder, are moved in); drop the batches the site no longer has.
+        The keys of the batches the cache holds now."""
+        folder = self.store.folder / "batches"
+        held: set[str] = set()
         for key, summary in summaries.items():
+            if summary.texts.path == folder / f"{key}.text":  # kept by an earlier build
+                held.add(key)
+                continue
             pickled = summary.texts.path.with_name(f"{key}.summary")
-            if pickled.is_file() and self.store.move_in(summary.texts.path, f"batches/{key}.text"):
-                self.store.move_in(pickled, f"batches/{key}")
+            if (
+                pickled.is_file()
+                and self.store.move_in(summary.texts.path, f"batches/{key}.text")
+                and self.store.move_in(pickled, f"batches/{key}")
+            ):
+                held.add(key)
         self.store.keep_only("batches", set(summaries))
+        return held

@@ -74,8 +74,8 @@ class Judged:
     """Every batch that loaded by its key, in site order."""
     problems: tuple[Problem, ...]
     """Every problem found, sorted by file and line."""
-    outcomes: dict[str, Outcome]
-    """Fixture outcomes by id (empty when fixtures were not run)."""
+    run: bool
+    """Whether the fixtures were run."""
     schedule: Schedule | None = None
     """What the site publishes; None: every revision (``verify``, ``new``)."""
     rules: Rules | None = None
@@ -87,6 +87,14 @@ class Judged:
         return tuple(self.batches.values())
 
     @property
+    def outcomes(self) -> dict[str, Outcome]:
+        """Fixture outcomes by id (empty when fixtures were not run); read from every batch's
+        body, which a build does not need."""
+        if not self.run:
+            return {}
+        return {fid: outcome for part in self.summaries for fid, outcome in (part.outcomes or {}).items()}
+
+    @property
     def revisions(self) -> int:
         """How many revisions the site publishes."""
         return sum(len(part.items) for part in self.summaries)
@@ -94,11 +102,11 @@ class Judged:
     @property
     def validated(self) -> int:
         """How many revisions were judged: those left out too."""
-        return sum(len(part.refs.slugs) for part in self.summaries)
+        return sum(len(part.timings) for part in self.summaries)
 
     def timings(self) -> list[Timing]:
         """Every revision's timing, in site order."""
-        return [timing for part in self.summaries for timing in part.refs.timings]
+        return [timing for part in self.summaries for timing in part.timings]
 
     def omitted(self) -> Omitted:
         """What the schedule leaves out."""
@@ -111,7 +119,7 @@ class Judged:
         found = {
             slug: timing
             for part in self.summaries
-            for (slug, _), timing in zip(part.refs.slugs, part.refs.timings, strict=True)
+            for (slug, _), timing in zip(part.refs.slugs, part.timings, strict=True)
             if slug in slugs
         }
         if schedule is None or not found:
@@ -134,10 +142,10 @@ def check_site(
     what ``schedule`` publishes described (every revision without one)."""
     if not project.articles.is_dir():
         problems = (*project.problems, missing_articles(project.settings))
-        return Judged(project, {}, tuple(sorted(problems, key=Problem.sort_key)), {}, schedule)
+        return Judged(project, {}, tuple(sorted(problems, key=Problem.sort_key)), run, schedule)
     inputs = hash_inputs(project, project.output(), reuse.stamps() if reuse is not None else None)
     job = Job(project, spool, run=run, schedule=schedule, common=inputs.common)
-    batches = load_batches(job, inputs.keys, reuse, jobs)
+    batches = load_batches(job, inputs.keys, reuse, jobs).whole()  # read once ``spool`` is gone
     return judge(project, batches, run, schedule)
 
 
@@ -146,7 +154,9 @@ def judge(
 ) -> Judged:
     """Step 5 over the loaded batches: the settings' problems, the batches' own, then the site's rules
     (links to what ``schedule`` leaves out among them; kept under ``memo`` when it has them), then
-    every claim against its fixture's outcome."""
+    every claim printed by another batch's fixture against that fixture's outcome (a batch judged
+    those of its own fixtures itself). Only a batch's small fields are read, but for the rules
+    when their findings are not kept: a rebuild after one batch's edit reads no other batch's body."""
     summaries = tuple(batches.summaries.values())
     problems = [*project.problems, *batches.problems, *(p for part in summaries for p in part.problems)]
     key = rules_key(memo.basis, schedule, summaries) if memo is not None else ""
@@ -158,14 +168,28 @@ def judge(
     else:
         found = rules.problems
     problems += found
-    outcomes: dict[str, Outcome] = {}
     if run:
-        for part in summaries:
-            outcomes |= part.outcomes or {}
-        claims = [claim for part in summaries for claim in part.refs.claims]
-        problems += drift_problems(project.root, claims, outcomes)
+        problems += _borrowed_drift(project.root, summaries)
     unique = sorted(dict.fromkeys(problems), key=Problem.sort_key)  # a template error, once
-    return Judged(project, batches.summaries, tuple(unique), outcomes, schedule, rules)
+    return Judged(project, batches.summaries, tuple(unique), run, schedule, rules)
+
+
+def _borrowed_drift(root: Path, summaries: Sequence[Summary]) -> list[Problem]:
+    """The verified outputs printed by another batch's fixture that its outcome contradicts:
+    the bodies of the batches that print them and of those whose fixtures they name are read."""
+    claims = [
+        claim
+        for part in summaries
+        if part.borrows
+        for claim in part.refs.claims
+        if claim.fixture.partition(":")[0] != part.name
+    ]
+    by_name = {part.name: part for part in summaries}
+    named = {claim.fixture.partition(":")[0] for claim in claims}
+    outcomes: dict[str, Outcome] = {}
+    for name in sorted(named & by_name.keys()):
+        outcomes |= by_name[name].outcomes or {}
+    return list(drift_problems(root, claims, outcomes))
 
 
 def rules_key(basis: str, schedule: Schedule | None, summaries: Sequence[Summary]) -> str:
@@ -175,11 +199,11 @@ def rules_key(basis: str, schedule: Schedule | None, summaries: Sequence[Summary
     digest = hashlib.sha256(f"{basis}\0{schedule!r}\0".encode())
     for part in summaries:
         digest.update(f"{part.name}\0{part.refs_key}\0".encode())
-    steps = [step for part in summaries for step in part.refs.steps]
-    revised = {slug for slug, count in Counter(step.slug for step in steps).items() if count > 1}
-    for step in steps:
-        if step.slug in revised:
-            digest.update(f"{step.slug}\0{step.body}\0".encode())
+    bodies = [body for part in summaries for body in part.bodies]
+    revised = {slug for slug, count in Counter(slug for slug, _ in bodies).items() if count > 1}
+    for slug, body in bodies:
+        if slug in revised:
+            digest.update(f"{slug}\0{body}\0".encode())
     return digest.hexdigest()
 
 

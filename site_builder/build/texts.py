@@ -1,9 +1,10 @@
 """A batch's long texts, kept in a file rather than in memory.
 
 Its elements of ``revisions.json``, its Atom entries (10,000 revisions hold some
-300 MB of them) and the link-check scans of its pages are written once by the
-worker that rendered the batch; the site-wide files are joined from them by the
-kernel, and the scans are read back only for the pages a link check looks at.
+300 MB of them), the link-check scans of its pages and the part of its summary only
+a site-wide check reads (:class:`~site_builder.build.batch.Body`) are written once
+by the worker that rendered the batch; the site-wide files are joined from them by
+the kernel, and the scans and the body are read back only when a step asks for them.
 """
 
 from __future__ import annotations
@@ -29,25 +30,30 @@ if TYPE_CHECKING:
 class Texts:
     """A batch's long texts, kept in a file rather than in memory: its elements of
     ``revisions.json``, its Atom entries (10,000 revisions hold some 300 MB of them) and
-    the link-check scans of its pages (read only for the pages a check looks at)."""
+    the link-check scans of its pages (read only for the pages a check looks at), and the
+    pickled body of its summary (read only when a site-wide step needs it)."""
 
     path: Path
     sizes: tuple[int, ...]
-    """Bytes of the ``revisions.json`` fragment, of each entry, then of the scans, in file order."""
+    """Bytes of the ``revisions.json`` fragment, of each entry, of the scans, then of the
+    body, in file order."""
     stat: tuple[int, int]
     """(size, mtime in ns) of the file as written: anything else is not these texts."""
     digests: tuple[str, ...]
     """Content hash of the fragment, then of each entry: what a joined file is known by."""
 
     @classmethod
-    def write(cls, path: Path, fragment: bytes, entries: Sequence[bytes], scans: dict[str, Scan]) -> Texts:
+    def write(
+        cls, path: Path, fragment: bytes, entries: Sequence[bytes], scans: dict[str, Scan], body: object
+    ) -> Texts:
         """Write the texts to ``path`` (whole, or not at all)."""
         scanned = pickle.dumps(scans, protocol=pickle.HIGHEST_PROTOCOL)
+        pickled = pickle.dumps(body, protocol=pickle.HIGHEST_PROTOCOL)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(b"".join([fragment, *entries, scanned]))
+        temporary.write_bytes(b"".join([fragment, *entries, scanned, pickled]))
         os.replace(temporary, path)
         found = path.stat()
-        sizes = (len(fragment), *map(len, entries), len(scanned))
+        sizes = (len(fragment), *map(len, entries), len(scanned), len(pickled))
         digests = tuple(content_hash(part) for part in (fragment, *entries))
         return cls(path, sizes, (found.st_size, found.st_mtime_ns), digests)
 
@@ -69,10 +75,22 @@ class Texts:
 
     def scans(self) -> dict[str, Scan]:
         """The link-check scans of the batch's pages."""
+        scans: dict[str, Scan] = pickle.loads(self._part(-2))
+        return scans
+
+    def body(self) -> object:
+        """What was written as the body (:meth:`write`). An OSError when the file is no longer
+        the one written: another build replaced it since this one read its summary."""
+        return pickle.loads(self._part(-1))
+
+    def _part(self, index: int) -> bytes:
+        """The bytes of one part (by its index in ``sizes``), from the file as written."""
         with open(self.path, "rb") as file:
-            file.seek(sum(self.sizes[:-1]))
-            scans: dict[str, Scan] = pickle.loads(file.read(self.sizes[-1]))
-            return scans
+            found = os.fstat(file.fileno())
+            if (found.st_size, found.st_mtime_ns) != self.stat:
+                raise OSError(f"{self.path} was replaced while the build read it")
+            file.seek(sum(self.sizes[:index]))
+            return file.read(self.sizes[index])
 
 
 class Scans(Mapping[str, Scan]):

@@ -73,7 +73,7 @@ def run_one(project: Project, batch: Path, fid: str) -> dict[str, Outcome]:
     """Run the fixture ``fid`` of the batch module ``batch`` in a worker."""
     with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
         job = Job(project, Path(spool), run=True, fixtures=frozenset({fid}))
-        batches = load_batches(job, {batch: batch.stem}, None, 1)
+        batches = load_batches(job, {batch: batch.stem}, None, 1).whole()
     return {k: v for part in batches.summaries.values() for k, v in (part.outcomes or {}).items()}
 
 
@@ -85,4 +85,4 @@ def _known(fid: str, known: Collection[str]) -> str:
 def _load(project: Project, job: Job, jobs: int | None) -> Batches:
     if not project.articles.is_dir():
         return Batches({}, [])
-    return load_batches(job, {path: path.stem for path in batch_paths(project.articles)}, None, jobs)
+    return load_batches(job, {path: path.stem for path in batch_paths(project.articles)}, None, jobs).whole()

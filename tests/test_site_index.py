@@ -1,0 +1,166 @@
+"""The site index: a rebuild after an edit of one batch reads one file for every kept
+summary, and the bodies (refs, outcomes, proofs) of the other batches only when a site-wide
+step needs them; what it builds is what a clean build gives.
+
+The site is the benchmark's corpus at a small size, as in ``test_incremental``.
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+from conftest import RunCli
+from test_incremental import N, clean_build, copied, first_paragraph, tree, written_corpus
+from test_proof_marks import BORROWER, OWNER
+from test_proof_marks import make_site as proof_site
+
+from site_builder.build.batch import Summary
+from site_builder.build.site_index import KEY, KIND
+from site_builder.build.store import CACHE_DIR, Store
+from site_builder.build.texts import Texts
+
+
+@pytest.fixture(scope="module")
+def corpus_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus, written once for the module: each test builds a copy (``copied``)."""
+    return written_corpus(tmp_path_factory)
+
+
+def built(root: Path, run_cli: RunCli) -> None:
+    result = run_cli(["build", "--root", str(root)])
+    assert result.code == 0, result.err
+
+
+def index(root: Path) -> dict[str, Summary]:
+    held: dict[str, Summary] = pickle.loads((root / CACHE_DIR / KIND / KEY).read_bytes())
+    return held
+
+
+class Reads:
+    """What the main process reads of the cache: its entries by name, and the bodies by the
+    key of their batch (a texts file is named after its batch's key)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.entries: list[str] = []
+        self.bodies: list[str] = []
+        read_entry, read_body = Store._read, Texts.body
+
+        def entry(store: Store, name: str) -> object | None:
+            self.entries.append(name)
+            return read_entry(store, name)
+
+        def body(texts: Texts) -> object:
+            self.bodies.append(texts.path.stem)
+            return read_body(texts)
+
+        monkeypatch.setattr(Store, "_read", entry)
+        monkeypatch.setattr(Texts, "body", body)
+
+
+def with_history(summaries: dict[str, Summary]) -> set[str]:
+    """The keys of the batches holding a revision of an article with a later one: the kernel
+    renders those articles' pages with each revision's proofs, from the body."""
+    revised = {item.slug for part in summaries.values() for item in part.items if item.later}
+    return {key for key, part in summaries.items() if any(item.slug in revised for item in part.items)}
+
+
+def test_a_one_batch_rebuild_reads_the_index_and_no_other_batch_s_body(
+    corpus_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = copied(corpus_site, tmp_path)
+    built(site, run_cli)
+    before = index(site)
+    assert len(before) == N // 3  # every batch of the corpus is kept, and indexed
+    first_paragraph(site, "batch_00004", "Раз. ")
+    reads = Reads(monkeypatch)
+
+    built(site, run_cli)
+
+    assert reads.entries.count(f"{KIND}/{KEY}") == 1
+    assert not [name for name in reads.entries if name.startswith("batches/")]  # no batch's own file
+    assert set(reads.bodies) <= with_history(before), reads.bodies
+    assert len(reads.bodies) < N // 3 // 2
+    monkeypatch.undo()
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    after = index(site)
+    assert len(after) == N // 3 and len(set(after) - set(before)) == 1  # the edited batch, anew
+
+
+def test_an_edit_the_site_rules_read_reads_every_body(
+    corpus_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line added at the top of a batch moves every line its refs name: the site-wide rules
+    run again over every batch's refs, each read from its body."""
+    site = copied(corpus_site, tmp_path)
+    built(site, run_cli)
+    path = site / "articles" / "batch_00004.py"
+    path.write_text("\n" + path.read_text("utf-8"), "utf-8")
+    reads = Reads(monkeypatch)
+
+    built(site, run_cli)
+
+    assert len(set(reads.bodies)) == N // 3
+    monkeypatch.undo()
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+
+
+def test_without_the_index_a_rebuild_reads_each_batch_s_own_file(
+    corpus_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = copied(corpus_site, tmp_path)
+    built(site, run_cli)
+    (site / CACHE_DIR / KIND / KEY).unlink()
+    first_paragraph(site, "batch_00004", "Раз. ")
+    reads = Reads(monkeypatch)
+
+    built(site, run_cli)
+
+    assert len([name for name in reads.entries if name.startswith("batches/")]) == N // 3 - 1
+    monkeypatch.undo()
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert len(index(site)) == N // 3
+
+
+def test_a_kept_texts_file_replaced_since_is_not_read_as_this_summary_s_body(
+    corpus_site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    site = copied(corpus_site, tmp_path)
+    built(site, run_cli)
+    key, summary = next(iter(index(site).items()))
+    texts = site / CACHE_DIR / "batches" / f"{key}.text"
+    texts.write_bytes(texts.read_bytes())  # same bytes, another file: the summary is not its
+    with pytest.raises(OSError, match="replaced"):
+        summary.texts.body()
+
+
+def test_outputs_printed_by_another_batch_s_fixture_are_judged_on_every_build(
+    tmp_path: Path, run_cli: RunCli
+) -> None:
+    """The owner's summary is kept; the borrower's never is (it shows another batch's fixture).
+    A change of the fixture's result is found at the borrower's line, with the cache, and one
+    that contradicts the owner's own output at the owner's line, judged with its batch."""
+    root = proof_site(tmp_path / "site")
+    (root / "articles/owner.py").write_text(OWNER, "utf-8")
+    (root / "articles/borrower.py").write_text(BORROWER, "utf-8")
+    built(root, run_cli)
+    owner = root / "articles/owner.py"
+    owner.write_text(OWNER.replace('"value": 3, "checks"', '"value": 4, "checks"', 1), "utf-8")
+    owner.write_text(
+        owner.read_text("utf-8").replace('expected={"value": 3}', 'expected={"value": 4}'), "utf-8"
+    )
+
+    result = run_cli(["build", "--root", str(root)])
+
+    assert result.code == 1
+    drifted = [line for line in result.err.splitlines() if "does not match what it returns" in line]
+    assert len(drifted) == 1 and drifted[0].startswith("articles/borrower.py:"), result.err
+
+    owner.write_text(OWNER.replace('"value": 3, "checks"', '"value": 5, "checks"', 1), "utf-8")
+    result = run_cli(["build", "--root", str(root)])
+
+    drifted = sorted(
+        line.split(":")[0] for line in result.err.splitlines() if "does not match what it returns" in line
+    )
+    assert result.code == 1 and drifted == ["articles/borrower.py", "articles/owner.py"], result.err
