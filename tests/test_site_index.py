@@ -17,7 +17,7 @@ from test_proof_marks import BORROWER, OWNER
 from test_proof_marks import make_site as proof_site
 
 from site_builder.build.batch import Summary
-from site_builder.build.site_index import KEY, KIND
+from site_builder.build.site_index import CHANGES, KEY, KIND, read_index
 from site_builder.build.store import CACHE_DIR, Store
 from site_builder.build.texts import Texts
 
@@ -34,8 +34,7 @@ def built(root: Path, run_cli: RunCli) -> None:
 
 
 def index(root: Path) -> dict[str, Summary]:
-    held: dict[str, Summary] = pickle.loads((root / CACHE_DIR / KIND / KEY).read_bytes())
-    return held
+    return read_index(Store.of(root)).summaries
 
 
 class Reads:
@@ -58,6 +57,23 @@ class Reads:
         monkeypatch.setattr(Store, "_read", entry)
         monkeypatch.setattr(Texts, "body", body)
 
+    def own_files(self) -> int:
+        """How many batches' own summary files were read."""
+        return sum(name.startswith("batches/") for name in self.entries)
+
+
+def built_copy(corpus_site: Path, run_cli: RunCli, tmp_path: Path) -> tuple[Path, tuple[Path, Path]]:
+    """A copy of the corpus, built once; the files of its index (base, changes)."""
+    site = copied(corpus_site, tmp_path)
+    built(site, run_cli)
+    return site, (site / CACHE_DIR / KIND / KEY, site / CACHE_DIR / KIND / CHANGES)
+
+
+def clean_and_indexed(site: Path, run_cli: RunCli, tmp_path: Path) -> None:
+    """The site built is what a clean build gives, and the index holds every batch."""
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert len(index(site)) == N // 3
+
 
 def with_history(summaries: dict[str, Summary]) -> set[str]:
     """The keys of the batches holding a revision of an article with a later one: the kernel
@@ -78,8 +94,8 @@ def test_a_one_batch_rebuild_reads_the_index_and_no_other_batch_s_body(
 
     built(site, run_cli)
 
-    assert reads.entries.count(f"{KIND}/{KEY}") == 1
-    assert not [name for name in reads.entries if name.startswith("batches/")]  # no batch's own file
+    assert reads.entries.count(f"{KIND}/{KEY}") == 1 and reads.entries.count(f"{KIND}/{CHANGES}") == 1
+    assert reads.own_files() == 0
     assert set(reads.bodies) <= with_history(before), reads.bodies
     assert len(reads.bodies) < N // 3 // 2
     monkeypatch.undo()
@@ -117,10 +133,9 @@ def test_without_the_index_a_rebuild_reads_each_batch_s_own_file(
 
     built(site, run_cli)
 
-    assert len([name for name in reads.entries if name.startswith("batches/")]) == N // 3 - 1
+    assert reads.own_files() == N // 3 - 1
     monkeypatch.undo()
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
-    assert len(index(site)) == N // 3
+    clean_and_indexed(site, run_cli, tmp_path)
 
 
 def test_a_kept_texts_file_replaced_since_is_not_read_as_this_summary_s_body(
@@ -164,3 +179,88 @@ def test_outputs_printed_by_another_batch_s_fixture_are_judged_on_every_build(
         line.split(":")[0] for line in result.err.splitlines() if "does not match what it returns" in line
     )
     assert result.code == 1 and drifted == ["articles/borrower.py", "articles/owner.py"], result.err
+
+
+def test_a_one_batch_rebuild_writes_the_index_s_changes_not_its_base(
+    corpus_site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    site, (base, changes) = built_copy(corpus_site, run_cli, tmp_path)
+    written = base.stat()
+    assert not changes.exists()
+    before = index(site)
+
+    for words in ("Раз. ", "Два. "):  # the second edit's changes replace the first's
+        first_paragraph(site, "batch_00004", words)
+        built(site, run_cli)
+        now = base.stat()
+        assert (now.st_ino, now.st_mtime_ns) == (written.st_ino, written.st_mtime_ns)
+        token, added, dropped = pickle.loads(changes.read_bytes())
+        assert token == pickle.loads(base.read_bytes())[0]
+        assert len(added) == 1 and len(dropped) == 1 and not (set(added) & set(before))
+        after = index(site)
+        assert len(after) == N // 3 and set(after) - set(before) == set(added)
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+
+
+def test_changes_past_a_sixteenth_of_the_site_write_a_new_base(
+    corpus_site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    site, (base, changes) = built_copy(corpus_site, run_cli, tmp_path)
+    token = pickle.loads(base.read_bytes())[0]
+    for number in range(1, 18):  # 17 batches of 30: more than the 16 changes kept apart
+        first_paragraph(site, f"batch_{number:05d}", "Раз. ")
+
+    built(site, run_cli)
+
+    assert not changes.exists() and pickle.loads(base.read_bytes())[0] != token
+    assert len(index(site)) == N // 3
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+
+
+def test_changes_made_against_another_base_are_not_applied(
+    corpus_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another build of the site wrote a base since these changes: the index is that base
+    alone, and a batch it lacks is read from its own file."""
+    site = copied(corpus_site, tmp_path)
+    built(site, run_cli)
+    first_paragraph(site, "batch_00004", "Раз. ")
+    built(site, run_cli)
+    base = site / CACHE_DIR / KIND / KEY
+    _, summaries = pickle.loads(base.read_bytes())
+    _, added, _ = pickle.loads((site / CACHE_DIR / KIND / CHANGES).read_bytes())
+    base.write_bytes(pickle.dumps(("another", summaries)))
+    assert set(added) and not set(added) & set(index(site))  # the edited batch's summary, kept apart
+    first_paragraph(site, "batch_00007", "Раз. ")
+    reads = Reads(monkeypatch)
+
+    built(site, run_cli)
+
+    assert reads.own_files() == 1  # batch_00004's, which that base lacks (batch_00007 is new)
+    monkeypatch.undo()
+    clean_and_indexed(site, run_cli, tmp_path)
+
+
+def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
+    corpus_site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """A kept summary whose pages are gone from the site and the spare is made again, under
+    the same key, into a new texts file: the index must hold the new one, or every later
+    build finds the old one's file replaced and imports the batch again."""
+    from site_builder.build.reuse import Reuse
+
+    site = copied(corpus_site, tmp_path)
+    built(site, run_cli)
+    first_paragraph(site, "batch_00007", "Раз. ")
+    built(site, run_cli)  # the base stays; a change is kept apart
+    key, summary = next((k, s) for k, s in index(site).items() if s.name == "batch_00004")
+    page = next(iter(summary.pages or {}))
+    (site / "build" / page).unlink()
+    (Reuse.of(site, (site / "build").resolve()).spare() / page).unlink(missing_ok=True)
+
+    built(site, run_cli)
+
+    texts = (site / CACHE_DIR / "batches" / f"{key}.text").stat()
+    assert (texts.st_size, texts.st_mtime_ns) != summary.texts.stat  # made again
+    assert index(site)[key].texts.stat == (texts.st_size, texts.st_mtime_ns)
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)

@@ -337,10 +337,10 @@ incremental_page = revision(
                 ],
                 [
                     "`index/`",
-                    "One file holding the small part of every kept batch's summary that each build "
-                    "reads: list entries, page hashes, when each revision is published. The rest (what "
-                    "the site-wide rules check, fixture outcomes) stays in the batch's texts file until "
-                    "a rule needs it.",
+                    "The small part of every kept batch's summary that each build reads (list entries, "
+                    "page hashes, when each revision is published) in one file, and the changes since "
+                    "it was written in another. The rest (what the site-wide rules check, fixture "
+                    "outcomes) stays in the batch's texts file until a rule needs it.",
                     "Opening a file per batch: after an edit of one article, the summaries of the "
                     "other batches come from this one file.",
                 ],

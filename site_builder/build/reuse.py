@@ -65,6 +65,9 @@ class Reuse:
     store: Store
     target: Path
     """The output folder."""
+    read: dict[str, object] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    """What this build read of the cache that :meth:`remember` writes against: the site
+    index (its changes are written against the base read)."""
 
     @classmethod
     def of(cls, root: Path, target: Path, store: Store | None = None) -> Reuse:
@@ -133,7 +136,9 @@ class Reuse:
         """The kept summaries the site index holds, by batch key (:mod:`.site_index`)."""
         from site_builder.build.site_index import read_index  # the render machinery: only when loading
 
-        return read_index(self.store)
+        found = read_index(self.store)
+        self.read["index"] = found
+        return found.summaries
 
     def summary(self, key: str, index: Mapping[str, Summary] | None = None) -> Summary | None:
         """A kept summary (from ``index`` when it holds it, else from the batch's own file),
@@ -200,9 +205,11 @@ class Reuse:
 
     def remember(self, memory: Memory) -> None:
         """Keep what this build learned, and drop what no build will use again."""
-        from site_builder.build.site_index import write_index
+        from site_builder.build.site_index import SiteIndex, write_index
 
-        write_index(self.store, memory.summaries, self._keep_batches(memory.summaries))
+        last = self.read.get("index")
+        last = last if isinstance(last, SiteIndex) else SiteIndex({})
+        write_index(self.store, last, memory.summaries, self._keep_batches(memory.summaries))
         if memory.lists is not None:
             self.store.put("lists", *memory.lists)
             self.store.keep_only("lists", {memory.lists[0]})

@@ -1,44 +1,116 @@
-"""The site index: every kept batch's summary in one file of the cache, ``index/batches``.
+"""The site index: every kept batch's summary in the cache's ``index/`` folder.
 
 A rebuild after an edit of one batch at 10,000 articles needs something of each of
 the 3,334 others: what the lists show of it, its pages and their hashes, its
 revisions' timings, the keys its findings were kept under. Each kept summary holds
 just that (the rest, its :class:`~site_builder.build.batch.Body`, stays in its texts
 file until a site-wide step asks for it), and the index holds every kept summary, so
-a build reads one file where it read a file per batch. The batch's own file
-(``batches/KEY``) stays the truth: an index that is missing, damaged or written by
-another build of the same site only sends a build to those files, and a summary
-from it is taken only while its texts file is the one it describes
-(:meth:`~site_builder.build.reuse.Reuse.summary`).
+a build reads one file where it read a file per batch.
+
+The index is a *base* (``index/batches``: every summary, and a token naming that
+file's contents) and the *changes* since it (``index/batches.changes``: the
+summaries added or made again, the keys dropped, and the base's token). A build
+that changed a few batches writes only the changes, so what it writes is in
+proportion to what it changed; once the changes reach a sixteenth of the site, a
+new base is written and the changes are dropped. Changes made against another
+base (another build wrote one since) are not applied.
+
+The batch's own file (``batches/KEY``) stays the truth: an index that is missing,
+damaged or written by another build of the same site only sends a build to those
+files, and a summary from it is taken only while its texts file is the one it
+describes (:meth:`~site_builder.build.reuse.Reuse.summary`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.build.batch import Summary
 from site_builder.build.store import Store
 
 KIND, KEY = "index", "batches"
-"""Where the cache holds the index."""
+"""Where the cache holds the base of the index."""
+CHANGES = KEY + ".changes"
+"""Where it holds the changes since that base."""
 
 
-def read_index(store: Store) -> dict[str, Summary]:
-    """Every summary the index holds, by batch key (empty when there is no whole index)."""
+@dataclass(frozen=True, slots=True)
+class SiteIndex:
+    """The index as a build read it: its summaries, and what the next build's changes are
+    made against."""
+
+    summaries: dict[str, Summary]
+    """Every summary it holds, by batch key."""
+    token: str = ""
+    """The token of the base it was read from ("" when there was none)."""
+    base: frozenset[str] = frozenset()
+    """The keys the base holds."""
+    changed: frozenset[str] = frozenset()
+    """The keys whose summary came from the changes."""
+
+
+def read_index(store: Store) -> SiteIndex:
+    """The index the cache holds (empty when there is no whole base)."""
     found = store.get(KIND, KEY)
+    if not (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], str)):
+        return SiteIndex({})
+    token, base = found[0], _summaries(found[1])
+    summaries = dict(base)
+    changed: frozenset[str] = frozenset()
+    changes = store.get(KIND, CHANGES)
+    if isinstance(changes, tuple) and len(changes) == 3 and changes[0] == token:
+        added, dropped = _summaries(changes[1]), changes[2]
+        for key in dropped if isinstance(dropped, frozenset) else ():
+            summaries.pop(key, None)
+        summaries |= added
+        changed = frozenset(added)
+    return SiteIndex(summaries, token, frozenset(base), changed)
+
+
+def write_index(store: Store, last: SiteIndex, summaries: Mapping[str, Summary], kept: set[str]) -> None:
+    """Keep the summaries of ``kept`` (the batches whose texts the cache now holds) as the
+    index, each pointing at its texts file in the cache: as changes to the base ``last`` was
+    read from, or as a new base."""
+    folder = store.folder / "batches"
+    index = {key: _at(summaries[key], folder / f"{key}.text") for key in summaries if key in kept}
+    if last.token:
+        added = {
+            key: summary
+            for key, summary in index.items()
+            if key not in last.base or key in last.changed or _made_again(summary, last.summaries.get(key))
+        }
+        dropped = last.base - index.keys()
+        if len(added) + len(dropped) <= max(16, len(index) // 16):
+            if added or dropped or last.changed:
+                store.put(KIND, CHANGES, (last.token, added, frozenset(dropped)))
+            return
+    store.drop(KIND, CHANGES)
+    store.put(KIND, KEY, (_token(index), index))
+
+
+def _made_again(summary: Summary, held: Summary | None) -> bool:
+    """Whether ``summary`` is not the one the index held under its key (its batch was
+    summarized again, into a new texts file)."""
+    return held is None or held.texts.stat != summary.texts.stat
+
+
+def _token(index: Mapping[str, Summary]) -> str:
+    """What a base is known by: its keys and their texts files' stat."""
+    digest = hashlib.sha256()
+    for key in sorted(index):
+        digest.update(f"{key}\0{index[key].texts.stat}\0".encode())
+    return digest.hexdigest()
+
+
+def _summaries(found: object) -> dict[str, Summary]:
+    """The well-formed entries of a pickled mapping of summaries."""
     if not isinstance(found, dict):
         return {}
     return {key: entry for key, entry in found.items() if isinstance(key, str) and isinstance(entry, Summary)}
-
-
-def write_index(store: Store, summaries: Mapping[str, Summary], kept: set[str]) -> None:
-    """Keep the summaries of ``kept`` (the batches whose texts the cache now holds) as the
-    index, each pointing at its texts file in the cache."""
-    folder = store.folder / "batches"
-    index = {key: _at(summaries[key], folder / f"{key}.text") for key in summaries if key in kept}
-    store.put(KIND, KEY, index)
 
 
 def _at(summary: Summary, path: Path) -> Summary:
