@@ -264,3 +264,23 @@ def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
     assert (texts.st_size, texts.st_mtime_ns) != summary.texts.stat  # made again
     assert index(site)[key].texts.stat == (texts.st_size, texts.st_mtime_ns)
     assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+
+
+def test_a_body_that_cannot_be_read_is_a_clear_error_not_a_traceback(
+    corpus_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``validate`` reads every kept batch's body; a texts file another build of the site
+    replaced in the meantime ends it with a message saying to run it again."""
+    site, _ = built_copy(corpus_site, run_cli, tmp_path)
+
+    def replaced(texts: Texts) -> object:
+        raise OSError(f"{texts.path} was replaced while the build read it")
+
+    monkeypatch.setattr(Texts, "body", replaced)
+    result = run_cli(["validate", "--root", str(site)])
+
+    assert result.code == 1
+    assert (
+        "the cache changed while this command read it" in result.err and "run the command again" in result.err
+    )
+    assert "Traceback" not in result.err

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from site_builder.check.load import Batch
 from site_builder.check.rules import Refs, batch_problems
 from site_builder.check.schedule import Schedule, Timing, View, views
 from site_builder.check.site_layout import article_file
-from site_builder.errors import Problem
+from site_builder.errors import Problem, SiteBuilderError
 from site_builder.pickled import quick_state
 from site_builder.render.feeds import feed_entry
 from site_builder.render.images import measure, unchanged
@@ -121,12 +122,19 @@ class Summary:
     which adds the bodies the rules compare)."""
 
     def body(self) -> Body:
-        """Its body: read from its texts file the first time (an OSError if that file was
-        replaced since)."""
+        """Its body: read from its texts file the first time. A file replaced or removed since
+        (another build or ``serve`` of the site kept its own) is an error of the command, to be
+        run again, never another summary's body."""
         if self.held.body is None:
-            found = self.texts.body()
+            try:
+                found = self.texts.body()
+            except (OSError, EOFError, pickle.UnpicklingError, ValueError) as exc:
+                found = exc
             if not isinstance(found, Body):
-                raise OSError(f"{self.texts.path} holds no summary body")
+                raise SiteBuilderError(
+                    f"the cache changed while this command read it ({self.texts.path}: {found}); "
+                    "another build or serve of this site may be running: run the command again"
+                )
             self.held.body = found
         return self.held.body
 

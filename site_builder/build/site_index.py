@@ -11,8 +11,8 @@ The index is a *base* (``index/batches``: every summary, and a token naming that
 file's contents) and the *changes* since it (``index/batches.changes``: the
 summaries added or made again, the keys dropped, and the base's token). A build
 that changed a few batches writes only the changes, so what it writes is in
-proportion to what it changed; once the changes reach a sixteenth of the site, a
-new base is written and the changes are dropped. Changes made against another
+proportion to what it changed; once the changes pass a sixteenth of the site (and 16
+batches), a new base is written and the changes are dropped. Changes made against another
 base (another build wrote one since) are not applied.
 
 The batch's own file (``batches/KEY``) stays the truth: an index that is missing,
