@@ -25,7 +25,7 @@ from site_builder.check.claims import drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.images import Assets
 from site_builder.check.linkcheck import Scan, scan_page
-from site_builder.check.load import Batch
+from site_builder.check.load import Batch, fixture_batch
 from site_builder.check.rules import Refs, batch_problems
 from site_builder.check.schedule import Schedule, Timing, View, views
 from site_builder.check.site_layout import article_file
@@ -187,7 +187,7 @@ def summarize(
     problems, refs = batch_problems(root, settings, batch)
     if outcomes is not None:
         problems += fixture_problems(root, dict(refs.fixtures), outcomes)
-        judged_here = [claim for claim in refs.claims if _owner(claim.fixture) == batch.name]
+        judged_here = [claim for claim in refs.claims if fixture_batch(claim.fixture) == batch.name]
         problems += drift_problems(root, judged_here, outcomes)
     seen = views(schedule, refs.timings)
     shown = [(rev, view) for rev, view in zip(batch.revisions, seen, strict=True) if view is not None]
@@ -222,17 +222,12 @@ def summarize(
         timings=refs.timings,
         bodies=tuple((step.slug, step.body) for step in refs.steps),
         ran=outcomes is not None,
-        borrows=any(_owner(fid) != batch.name for _, _, fid in refs.uses),
+        borrows=any(fixture_batch(fid) != batch.name for _, _, fid in refs.uses),
         held=Held(body),
         deferred=deferred,
         views=seen,
         refs_key=_refs_key(refs),
     )
-
-
-def _owner(fixture: str) -> str:
-    """The batch a fixture id (``batch:function``) names."""
-    return fixture.partition(":")[0]
 
 
 def _refs_key(refs: Refs) -> str:

@@ -21,7 +21,7 @@ from site_builder.build.workers import Job
 from site_builder.check.claims import drift_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.left_out import left_out_problems
-from site_builder.check.load import missing_articles
+from site_builder.check.load import fixture_batch, missing_articles
 from site_builder.check.rules import Refs, site_problems
 from site_builder.check.schedule import Omitted, Schedule, Timing, including
 from site_builder.errors import Problem
@@ -182,10 +182,10 @@ def _borrowed_drift(root: Path, summaries: Sequence[Summary]) -> list[Problem]:
         for part in summaries
         if part.borrows
         for claim in part.refs.claims
-        if claim.fixture.partition(":")[0] != part.name
+        if fixture_batch(claim.fixture) != part.name
     ]
     by_name = {part.name: part for part in summaries}
-    named = {claim.fixture.partition(":")[0] for claim in claims}
+    named = {fixture_batch(claim.fixture) for claim in claims}
     outcomes: dict[str, Outcome] = {}
     for name in sorted(named & by_name.keys()):
         outcomes |= by_name[name].outcomes or {}

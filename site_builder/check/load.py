@@ -57,6 +57,11 @@ def fixture_id(fixture: Fixture) -> str:
     return f"{module}:{fixture.name}"
 
 
+def fixture_batch(fid: str) -> str:
+    """The batch a fixture id (:func:`fixture_id`) names."""
+    return fid.partition(":")[0]
+
+
 def missing_articles(settings: Settings) -> Problem:
     """The problem of a site whose articles folder is not there."""
     message = f"articles folder {settings.articles_dir!r} does not exist"
