@@ -18,6 +18,7 @@ from site_builder.render.diff import diff_revisions
 from site_builder.render.history import History, Version, history_of
 from site_builder.render.pages import CategoryLink, Item, article_page, render_page
 from site_builder.render.scroll_regions import focusable_regions
+from site_builder.render.sub_path import move_under
 from site_builder.settings import Settings
 
 
@@ -79,7 +80,9 @@ def _diff_page(
         article_url=article_url(new.slug),
         old=versions[number - 1],
         new=versions[number],
-        html=Markup(focusable_regions(changed.html)),  # code and tables scroll: keyboard reachable
+        # code and tables scroll: keyboard reachable; the body's own URLs, like the article page's,
+        # lie under the site's base path
+        html=Markup(focusable_regions(move_under(changed.html, settings.base_path))),
         added=changed.words_added,
         removed=changed.words_removed,
     )
