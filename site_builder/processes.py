@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import multiprocessing.forkserver
 import multiprocessing.util
 import os
 import select
@@ -50,6 +51,31 @@ def die_with_parent_in_background() -> None:
     die_with_parent()
 
 
+_SAFE_PATH = "PYTHONSAFEPATH"
+_SAFE_PATH_OURS = "SITE_BUILDER_SAFE_PATH"
+"""Set in a forkserver's environment when :func:`start_forkserver` (not the user) set
+``PYTHONSAFEPATH`` there, so that each worker takes it out again."""
+
+
+def start_forkserver(preload: list[str]) -> None:
+    """Start multiprocessing's forkserver, importing ``preload``, unless it runs already.
+
+    The forkserver is ``python -c ...``, whose ``sys.path`` begins with the current folder:
+    run from a folder that holds a ``site_builder/`` (a clone of this repository), every
+    worker would import that folder's package, not the one this process runs. Python 3.11
+    drops the ``sys.path`` multiprocessing hands it, so the forkserver starts with
+    ``PYTHONSAFEPATH`` (nothing put before the installed packages) in its environment alone."""
+    multiprocessing.forkserver.set_forkserver_preload(preload)
+    if os.environ.get(_SAFE_PATH):
+        multiprocessing.forkserver.ensure_running()
+        return
+    os.environ[_SAFE_PATH] = os.environ[_SAFE_PATH_OURS] = "1"
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        del os.environ[_SAFE_PATH], os.environ[_SAFE_PATH_OURS]
+
+
 def start_worker(owner: int | None = None) -> None:
     """Set up a worker process: it dies with its parent (and with ``owner``, the process
     whose pool it serves, when a forkserver is its parent) and leaves stopping to it.
@@ -60,6 +86,8 @@ def start_worker(owner: int | None = None) -> None:
     by a fork): the pool ends a worker with it.
     """
     die_with_parent()
+    if os.environ.pop(_SAFE_PATH_OURS, None):  # a fixture's own `python` runs as the user's would
+        os.environ.pop(_SAFE_PATH, None)
     gc.enable()  # a fork of a command's main process, which runs without it (site_builder.collector)
     if owner is not None and owner != os.getppid():
         _die_with(owner)

@@ -17,7 +17,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,10 +112,18 @@ def _pump(stream: Any, lines: queue.Queue[str | None]) -> None:
 
 
 @contextmanager
-def serving(root: Path, *extra: str, env: dict[str, str] | None = None) -> Iterator[Server]:
-    """Start ``serve --root ROOT``; always stop it (SIGKILL if still running) and close its pipe."""
+def serving(
+    root: Path,
+    *extra: str,
+    env: dict[str, str] | None = None,
+    program: Sequence[str] = (sys.executable, "-m", "site_builder"),
+    cwd: Path | None = None,
+) -> Iterator[Server]:
+    """Start ``serve --root ROOT`` (``program``: how the command is called, in ``cwd``);
+    always stop it (SIGKILL if still running) and close its pipe."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "site_builder", "serve", "--root", str(root), *extra],
+        [*program, "serve", "--root", str(root), *extra],
+        cwd=cwd,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

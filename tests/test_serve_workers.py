@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -109,3 +110,50 @@ def test_an_edit_saved_during_the_first_build_is_built(make_site: MakeSite) -> N
         wait_for(
             "the edit", lambda: True if edited in get(base + "articles/live-article/")[1] else None, server
         )
+
+
+DECOY = """\
+import os
+import pathlib
+
+pathlib.Path(os.environ["DECOY_MARK"]).write_text(str(os.getpid()))
+"""
+
+ENVIRONMENT_BATCH = (
+    HEADER
+    + """
+import os
+
+SRC = [Source(title="One", url="https://example.org/one", note="the first"),
+       Source(title="Two", url="https://example.org/two", note="the second")]
+
+revisions = [revision(slug="live-article", title="Live", categories=["Misc"], excerpt="Live.",
+                      published="2024-01-01", sources=SRC,
+                      body=[paragraph("The batch was imported with PYTHONSAFEPATH "
+                                      f"{os.environ.get('PYTHONSAFEPATH')!r}.")])]
+"""
+)
+
+
+def test_serve_workers_import_the_installed_package_whatever_the_current_folder_holds(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """``serve`` started, as a user starts it, from a folder holding a ``site_builder/``
+    package of its own (a clone of this repository): its workers import the package the
+    command runs, never that folder's (a forkserver's ``sys.path`` begins with the current
+    folder), and a batch sees the user's environment as it is."""
+    root = make_site({ARTICLE: ENVIRONMENT_BATCH, OTHER: OTHER_BATCH})
+    here = tmp_path / "clone"
+    (here / "site_builder").mkdir(parents=True)
+    (here / "site_builder/__init__.py").write_text(DECOY, "utf-8")
+    mark = tmp_path / "decoy-imported"
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONSAFEPATH"}
+    command = Path(sys.executable).with_name("site-builder")
+    with serving(
+        root, "--port", "0", env={**env, "DECOY_MARK": str(mark)}, program=[str(command)], cwd=here
+    ) as server:
+        base = serving_address(server, SERVING).group(1)
+        status, html = get(base + "articles/live-article/")
+    assert status == 200, html
+    assert "imported with PYTHONSAFEPATH None." in html, html
+    assert not mark.exists(), f"process {mark.read_text()} imported the current folder's site_builder"

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Literal, TypeVar
 
-from site_builder.processes import short_socket_folder, start_worker
+from site_builder.processes import short_socket_folder, start_forkserver, start_worker
 
 StartMethod = Literal["fork", "forkserver"]
 """How worker processes start: ``fork``, from this process (at once, sharing what it has
@@ -76,7 +76,7 @@ class Pool:
             context = multiprocessing.get_context(self._start)
             if self._start == "forkserver":
                 short_socket_folder()
-                context.set_forkserver_preload(list(self._preload))
+                start_forkserver(list(self._preload))
             self._executor = ProcessPoolExecutor(
                 max_workers=self.jobs,
                 mp_context=context,
