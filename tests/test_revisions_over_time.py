@@ -471,3 +471,40 @@ def test_a_later_batch_is_built_again_when_a_batch_it_imports_changes(
     clean = make_site({**FILES, "articles/a_2020.py": edited}, name="clean")
     build(run_cli, clean, "--no-cache")
     assert _tree(site / "build") == _tree(clean / "build")
+
+
+def test_an_article_may_link_to_an_earlier_revision_and_a_diff_the_build_has(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
+    """Links to a revision's page and a diff page are links to pages of the site, and to pages
+    a build leaves out once the revision they need is a draft: a problem at the link's line."""
+    linking = OTHER.replace(
+        "EDIT.", f"[the first](/articles/{SLUG}/revisions/1/), [what 3 changed](/articles/{SLUG}/diff/3/)."
+    )
+    site = make_site({**FILES, "articles/d_other.py": linking})
+    assert run_cli(["validate", "--root", str(site)]).code == 0
+    build(run_cli, site)
+    unknown = make_site(
+        {**FILES, "articles/d_other.py": linking.replace("/diff/3/", "/diff/4/")}, name="unknown"
+    )
+    result = run_cli(["validate", "--root", str(unknown), "--format", "json"])
+    assert [(p["line"], p["rule"]) for p in json.loads(result.out)] == [
+        (_line(linking, "[the first]"), "url-target")
+    ]
+
+    drafted = make_site(
+        {
+            **FILES,
+            "articles/c_2022.py": THIRD.replace("    sources=SOURCES)]", "    draft=True, sources=SOURCES)]"),
+            "articles/d_other.py": linking,
+        },
+        name="drafted",
+    )
+    result = run_cli(["build", "--root", str(drafted)])
+    assert result.code == 1
+    at = f"articles/d_other.py:{_line(linking, '[the first]')}: other-note:"
+    assert result.err.splitlines()[:1] == [
+        f"{at} '/articles/{SLUG}/diff/3/' links to the page of a revision of '{SLUG}' (a draft), which this"
+        " build leaves out; --drafts includes it"
+    ]
+    build(run_cli, drafted, "--drafts")

@@ -12,6 +12,7 @@ published); that their targets exist is checked like every link.
 from __future__ import annotations
 
 import posixpath
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from pathlib import Path
 from site_builder.check.load import relative_to_root
 from site_builder.check.rules import Refs
 from site_builder.check.schedule import Schedule, including
-from site_builder.check.site_layout import article_url, category_path
+from site_builder.check.site_layout import article_url, category_path, history_urls
 from site_builder.errors import Problem
 from site_builder.settings import Settings
 from site_builder.settings_file import PYPROJECT
@@ -51,6 +52,7 @@ def left_out_problems(
                 what = f"{slug!r}, which this build leaves out ({schedule.why(timing)})"
                 hidden[slug] = _Gone(what, missing)
     gone = {article_url(slug): found for slug, found in hidden.items() if slug not in shown}
+    gone |= _history_pages(parts, schedule)
     gone |= _categories(parts, schedule)
     problems = [
         Problem(
@@ -71,6 +73,28 @@ def left_out_problems(
                 Problem(path=PYPROJECT, line=page.line, subject="settings", rule="nav", message=message)
             )
     return problems
+
+
+def _history_pages(parts: Sequence[Refs], schedule: Schedule) -> dict[str, _Gone]:
+    """The revision and diff pages this build leaves out: those of an article's revisions
+    past the ones it publishes (the pages of all of them are what validation knows)."""
+    written: Counter[str] = Counter()
+    published: Counter[str] = Counter()
+    why: dict[str, _Gone] = {}
+    for part in parts:
+        for (slug, _), timing in zip(part.slugs, part.timings, strict=True):
+            written[slug] += 1
+            if missing := schedule.missing(timing):
+                why.setdefault(slug, _Gone(f"a revision of {slug!r} ({schedule.why(timing)})", missing))
+            else:
+                published[slug] += 1
+    gone = {}
+    for slug, found in why.items():
+        kept = set(history_urls(slug, published[slug]))
+        for url in history_urls(slug, written[slug]):
+            if url not in kept:
+                gone[url] = _Gone(f"the page of {found.what}, which this build leaves out", found.flags)
+    return gone
 
 
 def _categories(parts: Sequence[Refs], schedule: Schedule) -> dict[str, _Gone]:

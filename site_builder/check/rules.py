@@ -7,6 +7,7 @@ decides what to do with all of them at once.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ from site_builder.check.load import Batch, fixture_id, relative_to_root
 from site_builder.check.page_ids import HISTORY_IDS
 from site_builder.check.revision_fields import revision_findings
 from site_builder.check.schedule import Timing
-from site_builder.check.site_layout import article_url, page_urls, resolves
+from site_builder.check.site_layout import article_url, history_urls, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
 from site_builder.pickled import quick_state
@@ -133,7 +134,9 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
     """The rules that need every batch: unique slugs, links to pages and to ``#fragment``s,
     fixtures that exist, and the literal links of the site's own templates."""
     problems = []
+    steps = [step for part in parts for step in part.steps]
     pages = page_urls((s for p in parts for s, _ in p.slugs), _listed_categories(parts))
+    pages |= {url for slug, n in Counter(s.slug for s in steps).items() for url in history_urls(slug, n)}
     known = {fid for part in parts for fid, _ in part.fixtures}
     assets = root / settings.assets_dir
     first_slug: dict[str, CallSite] = {}
@@ -153,7 +156,6 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
     problems.extend(nav_problems(settings, first_slug))
-    steps = [step for part in parts for step in part.steps]
     problems.extend(_history_problems(root, settings, steps))
     problems.extend(spelling_problems(root, (use for part in parts for use in part.spellings)))
     problems.extend(image_problems(root, settings, (image for part in parts for image in part.images)))

@@ -11,7 +11,7 @@ import hashlib
 import posixpath
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from urllib.parse import quote, unquote
 
@@ -42,6 +42,16 @@ def revision_url(slug: str, number: int) -> str:
 def diff_url(slug: str, number: int) -> str:
     """Site-relative URL of the page showing what revision ``number`` changed in the one before."""
     return f"/articles/{slug}/diff/{number}/"
+
+
+def history_urls(slug: str, revisions: int) -> Iterator[str]:
+    """The URL of each page an article of ``revisions`` revisions has besides its own: every
+    earlier revision's page and every later revision's diff."""
+    for number in range(1, revisions + 1):
+        if number < revisions:
+            yield revision_url(slug, number)
+        if number > 1:
+            yield diff_url(slug, number)
 
 
 def under(base_path: str, url: str) -> str:

@@ -6,16 +6,19 @@ own URL, and one page per later revision showing what it changed, word by word.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Sequence
+import re
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import jinja2
 from markupsafe import Markup
 
+from site_builder.check.page_ids import RESERVED_IDS, fixture_anchors, heading_anchors
 from site_builder.check.site_layout import article_url, diff_url
 from site_builder.language.labels import Chrome
 from site_builder.render.diff import diff_revisions
 from site_builder.render.history import History, Version, history_of
+from site_builder.render.images import with_sizes
 from site_builder.render.pages import CategoryLink, Item, article_page, render_page
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.render.sub_path import move_under
@@ -73,8 +76,14 @@ def _diff_page(
     number: int,
 ) -> str:
     old, new = items[number - 2], items[number - 1]
-    changed = diff_revisions(old.content_html, new.content_html)
+    old_page, new_page = history.showing(number - 1).url, history.showing(number).url
+    on_new_page = _page_ids(new)
+    changed = diff_revisions(
+        _fragments_on(old.content_html, lambda name: new_page if name in on_new_page else old_page),
+        _fragments_on(new.content_html, lambda _name: new_page),
+    )
     versions = {v.number: v for v in history.versions}
+    sizes = (*new.images, *old.images)  # the first size of a src is the one used
     compared = Compared(
         title=new.title,
         article_url=article_url(new.slug),
@@ -82,13 +91,29 @@ def _diff_page(
         new=versions[number],
         # code and tables scroll: keyboard reachable; the body's own URLs, like the article page's,
         # lie under the site's base path
-        html=Markup(focusable_regions(move_under(changed.html, settings.base_path))),
+        html=Markup(focusable_regions(move_under(with_sizes(str(changed.html), sizes), settings.base_path))),
         added=changed.words_added,
         removed=changed.words_removed,
     )
     return render_page(
         env, "diff.html", settings, diff_url(new.slug, number), chrome, lang=new.lang, diff=compared
     )
+
+
+_SAME_PAGE = re.compile(r'(\shref=")#([^"]*)"')
+"""A link to a ``#fragment`` of the page it is on (the helpers double-quote every attribute)."""
+
+
+def _fragments_on(content_html: str, page: Callable[[str], str]) -> str:
+    """``content_html`` with each link to a ``#fragment`` of its own page pointed at the page
+    ``page(fragment)`` (a site-relative URL) instead: a diff page drops the ids the links name."""
+    return _SAME_PAGE.sub(lambda m: f'{m.group(1)}{page(m.group(2))}#{m.group(2)}"', content_html)
+
+
+def _page_ids(item: Item) -> frozenset[str]:
+    """The ids the page of revision ``item`` has for a ``#fragment`` to name."""
+    headings = {anchor for anchor, _ in heading_anchors(item.content_html)}
+    return frozenset(headings | RESERVED_IDS | set(fixture_anchors(item.fixtures).values()))
 
 
 def _linked_where_listed(item: Item, categories: Collection[str]) -> Item:
