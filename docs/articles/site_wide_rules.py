@@ -261,7 +261,8 @@ revisions = [
     revision(
         slug="teaser", title="Teaser", categories=["Notes"], excerpt="Links to what comes.",
         published="2026-12-01", sources=[SPEC],
-        body=[paragraph("Soon: [a draft](/articles/half-written/) and [a gift](/articles/gift/#sources).")],
+        body=[paragraph("Soon: [a draft](/articles/half-written/) and [a gift](/articles/gift/#sources)."),
+              paragraph("And [what this page will say of it](/articles/teaser/diff/2/).")],
     ),
     revision(
         slug="half-written", title="Draft", categories=["Notes"], excerpt="Not ready.",
@@ -274,6 +275,21 @@ revisions = [
 ]
 """
 """A published revision linking to a draft and to a scheduled revision; the nav lists the latter."""
+
+LEFT_OUT_LATER = """\
+from site_builder import paragraph, revision
+
+from post import SPEC
+
+revisions = [
+    revision(
+        slug="teaser", title="Teaser", categories=["Notes"], excerpt="Links to what came.",
+        published="2026-12-01", revised="2026-12-24", changes="The gift is out.", sources=[SPEC],
+        body=[paragraph("The gift is out now, and this says so.")],
+    ),
+]
+"""
+"""The teaser's next revision, scheduled: until its day its diff page is not built."""
 
 LEFT_OUT_NAV = """\
 
@@ -404,10 +420,9 @@ def settings_file() -> dict:
 @fixture
 def left_out() -> dict:
     """Links and a nav entry to revisions a build leaves out; then the same site with both flags."""
-    report = broken_site({"articles/post.py": LEFT_OUT}, planted=3, settings=SETTINGS + LEFT_OUT_NAV)
-    previewed = run(
-        site({"articles/post.py": LEFT_OUT}, SETTINGS + LEFT_OUT_NAV), "validate", "--drafts", "--future"
-    )
+    files = {"articles/post.py": LEFT_OUT, "articles/post_later.py": LEFT_OUT_LATER}
+    report = broken_site(files, planted=4, settings=SETTINGS + LEFT_OUT_NAV)
+    previewed = run(site(files, SETTINGS + LEFT_OUT_NAV), "validate", "--drafts", "--future")
     report["withDraftsAndFuture"] = {"exit": previewed.code, "stderr": previewed.lines}
     report["checks"]["flagsMakeItValid"] = previewed.code == 0
     return report
@@ -897,10 +912,13 @@ page = revision(
             "the line of the helper call that holds it (or of `revision(` for a `cover`), naming "
             "the revision and the flag that would include it. The ordered navigation may not list "
             "such a revision either. `validate`, the pytest plugin and `build` all report it. In this "
-            "site, `articles/post.py` holds a published revision, a draft and a scheduled one, and "
-            "the navigation in `pyproject.toml` lists `teaser` and `gift`:"
+            "site, `articles/post.py` holds a published revision, a draft and a scheduled one; "
+            "`articles/post_later.py` holds the teaser's next revision, scheduled too, so its diff "
+            "page (`/articles/teaser/diff/2/`, like every page of an article's history) is not "
+            "built before that day; and the navigation in `pyproject.toml` lists `teaser` and `gift`:"
         ),
         code_block(LEFT_OUT, language="python"),
+        code_block(LEFT_OUT_LATER, language="python"),
         code_block(SETTINGS + LEFT_OUT_NAV, language="toml"),
         verified_output(
             left_out,
@@ -912,19 +930,23 @@ page = revision(
                         "build leaves out (scheduled for 2026-12-24); --future includes it",
                         "articles/post.py:10: teaser: '/articles/half-written/' links to "
                         "'half-written', which this build leaves out (a draft); --drafts includes it",
+                        "articles/post.py:11: teaser: '/articles/teaser/diff/2/' links to the page of a "
+                        "revision of 'teaser' (scheduled for 2026-12-24), which this build leaves out; "
+                        "--future includes it",
                     ],
                     "nav": [
                         "pyproject.toml:9: settings: nav lists 'gift', which this build leaves out "
                         "(scheduled for 2026-12-24); --future includes it",
                     ],
                 },
-                "summary": "3 problems found",
+                "summary": "4 problems found",
             },
         ),
         unordered_list(
             [
                 "**`left-out`** — a published revision links to a draft or a scheduled revision (or "
-                "to the page of a category that lists only such revisions). Remove the link until "
+                "to the page of a category that lists only such revisions, or to a revision or diff "
+                "page of an article whose revision it shows is left out). Remove the link until "
                 "the target is published — the text you wrote is never changed silently — or "
                 "preview with the flag the message names. A link *from* a revision that is itself "
                 "left out is not judged this way; its target must still exist, like any link's.",
@@ -940,7 +962,7 @@ page = revision(
         verified_output(
             left_out,
             expected={
-                "withDraftsAndFuture": {"exit": 0, "stderr": ["ok: 3 revisions valid, 0 fixtures passed"]},
+                "withDraftsAndFuture": {"exit": 0, "stderr": ["ok: 4 revisions valid, 0 fixtures passed"]},
             },
         ),
         # --- fixtures
