@@ -10,7 +10,8 @@ plugin collects nothing.
 
 The site is loaded the way every command loads it, each batch in a worker process
 (:func:`site_builder.build.site_check.check_site`), so a batch that ends its process
-at import is a failing item, not the end of the test run; a fixture item runs its
+at import, or never finishes importing, is a failing item, not the end (or the hang) of
+the test run; a fixture item runs its
 fixture in a worker that imports the batch anew.
 """
 

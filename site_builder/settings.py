@@ -46,6 +46,8 @@ class Settings:
     """Fewest sources each revision must cite."""
     fixture_timeout: float = 10.0
     """Seconds a fixture may run."""
+    import_timeout: float = 60.0
+    """Seconds a batch's import may run: one that does not finish is a problem of that batch."""
     articles_dir: str = "articles"
     """Batch modules, relative to the site root."""
     assets_dir: str = "assets"
@@ -86,7 +88,11 @@ class Settings:
 
 
 _REQUIRED = ("title", "base_url")
-_SPECIAL_TYPES: dict[str, tuple[type, ...]] = {"fixture_timeout": (int, float), "nav": (list,)}
+_SPECIAL_TYPES: dict[str, tuple[type, ...]] = {
+    "fixture_timeout": (int, float),
+    "import_timeout": (int, float),
+    "nav": (list,),
+}
 _TYPES: dict[str, tuple[type, ...]] = {
     f.name: _SPECIAL_TYPES.get(f.name, (type(getattr(Settings(), f.name)),)) for f in fields(Settings)
 }
@@ -207,8 +213,8 @@ def _bad_value(key: str, value: object) -> str | None:
         return f"language {value!r} is not a language tag like 'en' or 'ru'"
     if key == "feed_limit" and isinstance(value, int) and value < 1:
         return f"feed_limit must be at least 1, not {value}"
-    if key == "fixture_timeout" and isinstance(value, int | float) and value <= 0:
-        return f"fixture_timeout must be more than 0 seconds, not {value}"
+    if key in ("fixture_timeout", "import_timeout") and isinstance(value, int | float) and value <= 0:
+        return f"{key} must be more than 0 seconds, not {value}"
     if isinstance(value, int) and value < 0:
         return f"{key} must not be negative, not {value}"
     if key.endswith("_dir") and (Path(str(value)).is_absolute() or ".." in Path(str(value)).parts):

@@ -53,6 +53,13 @@ KEYS = [
     ("max_body_chars", "int", "15000", "Most characters of visible body text a revision may have."),
     ("min_sources", "int", "2", "Fewest sources each revision must cite (`0` turns the rule off)."),
     ("fixture_timeout", "int or float", "10.0", "Seconds one fixture may run before it counts as failed."),
+    (
+        "import_timeout",
+        "int or float",
+        "60.0",
+        "Seconds importing one batch may take; a batch whose import does not finish is a problem at "
+        "its file ([Site-wide rules](/articles/site-wide-rules/#modules-that-do-not-load)).",
+    ),
     ("articles_dir", "str", '"articles"', "Folder of the batch modules, relative to the site root."),
     (
         "assets_dir",
@@ -452,6 +459,7 @@ sources_heading = { en = "Further reading" }
                     "max_body_chars": 15000,
                     "min_sources": 2,
                     "fixture_timeout": 10.0,
+                    "import_timeout": 60.0,
                     "articles_dir": "articles",
                     "assets_dir": "assets",
                     "output_dir": "build",
@@ -470,7 +478,7 @@ sources_heading = { en = "Further reading" }
             "The type column comes from the tool too. Set every key to `true` — a boolean is the one "
             "value that fits none of them — and `validate` names the type each key accepts, one line "
             "per key. TOML integers are Python `int`, TOML tables `dict`, TOML arrays `list`; "
-            "`fixture_timeout` alone accepts a fraction of a second:"
+            "`fixture_timeout` and `import_timeout` alone accept a fraction of a second:"
         ),
         verified_output(
             wrong_types,
@@ -485,16 +493,17 @@ sources_heading = { en = "Further reading" }
                     "pyproject.toml:7: settings: max_body_chars must be int, not bool",
                     "pyproject.toml:8: settings: min_sources must be int, not bool",
                     "pyproject.toml:9: settings: fixture_timeout must be int or float, not bool",
-                    "pyproject.toml:10: settings: articles_dir must be str, not bool",
-                    "pyproject.toml:11: settings: assets_dir must be str, not bool",
-                    "pyproject.toml:12: settings: output_dir must be str, not bool",
-                    "pyproject.toml:13: settings: sources_heading must be dict, not bool",
-                    "pyproject.toml:14: settings: nav must be list, not bool",
-                    "pyproject.toml:15: settings: repo_url must be str, not bool",
-                    "pyproject.toml:16: settings: source_uri must be str, not bool",
-                    "pyproject.toml:17: settings: author must be str, not bool",
-                    "pyproject.toml:18: settings: feed_limit must be int, not bool",
-                    "pyproject.toml:19: settings: labels must be dict, not bool",
+                    "pyproject.toml:10: settings: import_timeout must be int or float, not bool",
+                    "pyproject.toml:11: settings: articles_dir must be str, not bool",
+                    "pyproject.toml:12: settings: assets_dir must be str, not bool",
+                    "pyproject.toml:13: settings: output_dir must be str, not bool",
+                    "pyproject.toml:14: settings: sources_heading must be dict, not bool",
+                    "pyproject.toml:15: settings: nav must be list, not bool",
+                    "pyproject.toml:16: settings: repo_url must be str, not bool",
+                    "pyproject.toml:17: settings: source_uri must be str, not bool",
+                    "pyproject.toml:18: settings: author must be str, not bool",
+                    "pyproject.toml:19: settings: feed_limit must be int, not bool",
+                    "pyproject.toml:20: settings: labels must be dict, not bool",
                 ],
                 "articleProblems": [
                     "articles/demo.py:10: demo: body is 55 characters; at least 5,000 are required",
@@ -511,7 +520,8 @@ sources_heading = { en = "Further reading" }
         paragraph(
             "Besides its type, a value is checked for what it means: `base_url` must be an absolute "
             "`http` or `https` URL, `language` a language tag, the limits must not be negative and "
-            "`min_body_chars` not above `max_body_chars`, `fixture_timeout` more than zero, the three "
+            "`min_body_chars` not above `max_body_chars`, `fixture_timeout` and `import_timeout` "
+            "more than zero, the three "
             "folders inside the site root (no absolute path, no `..`), `sources_heading` must map "
             "language tags to non-empty labels, and `feed_limit` be at least 1. `language` must "
             "also have labels, and each `labels` table is checked label by label, against its "

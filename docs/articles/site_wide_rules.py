@@ -6,6 +6,8 @@ Each fixture makes one small site with planted mistakes, runs ``validate`` (or `
 it, and returns the problem lines grouped by rule name, as ``validation_rules`` does.
 """
 
+import time
+
 from _checking import broken_site, pytest_in, validate_both
 from _tool import SETTINGS, article, run, site
 
@@ -178,6 +180,17 @@ revisions = [
 ]
 """
 """``articles/retry.py``: a valid site whose fixture id and slug the command lines below mistype."""
+
+WRONG_DATE = "articles/a_fine.py:9: still-checked: published '2026-13-01' is not an ISO date like 2020-06-18"
+"""What ``validate`` says of ``a_fine.py``, the batch of BATCHES that imports."""
+
+WAITS = """\
+import time
+
+while True:  # waits for something that never comes
+    time.sleep(1)
+"""
+"""A batch whose import never finishes."""
 
 LATIN1 = """\
 from site_builder import revision
@@ -380,6 +393,20 @@ def batches() -> dict:
     checks = found.checks(7)
     checks["otherBatchStillChecked"] = any(line.startswith("articles/a_fine.py:") for line in found.lines)
     checks["noTraceback"] = not any("Traceback" in line for line in found.lines)
+    return {"exit": found.code, "problems": found.by_rule, "summary": found.summary, "checks": checks}
+
+
+@fixture
+def waits() -> dict:
+    """A batch whose import never finishes, beside one with a wrong date, and a 1 s import_timeout."""
+    files = {"articles/a_fine.py": BATCHES["articles/a_fine.py"], "articles/b_waits.py": WAITS}
+    root = site(files, SETTINGS + "import_timeout = 1\n")
+    started = time.monotonic()
+    found = validate_both(root)
+    took = time.monotonic() - started
+    checks = found.checks(2)
+    checks["otherBatchStillChecked"] = any(line.startswith("articles/a_fine.py:") for line in found.lines)
+    checks["eachRunWithinTheTimeoutAndFiveSeconds"] = took < 2 * (1 + 5)
     return {"exit": found.code, "problems": found.by_rule, "summary": found.summary, "checks": checks}
 
 
@@ -609,10 +636,7 @@ page = revision(
             expected={
                 "exit": 1,
                 "problems": {
-                    "published": [
-                        "articles/a_fine.py:9: still-checked: published '2026-13-01' is not an ISO "
-                        "date like 2020-06-18"
-                    ],
+                    "published": [WRONG_DATE],
                     "import": [
                         "articles/b_syntax.py:6: batch b_syntax: cannot import: SyntaxError: closing "
                         "parenthesis ']' does not match opening parenthesis '('",
@@ -637,12 +661,36 @@ page = revision(
                 "raised while the module runs (at the last line of the module on the way, with "
                 "the exception's type and message, never a traceback), or bytes that are not "
                 "UTF-8 (at the first such line, with the byte and its column; Python itself "
-                "would let some through inside comments).",
+                "would let some through inside comments); at line 1, an import that ends its "
+                "process (`os._exit`, a crash) or never finishes (below).",
                 "**`batch-revisions`** — the module has no module-level `revisions`, it is not "
                 "a list (or tuple), or an item of it is not a `revision(...)`; the problem is at "
                 "the `revisions =` line (line 1 when there is none). The good items of a list "
                 "with a wrong one are still checked.",
             ]
+        ),
+        paragraph(
+            "A batch whose import never finishes — a loop at module level, a read that waits "
+            "for ever — cannot stop a command either. Each batch is imported in a worker "
+            "process, and a worker still importing it after `import_timeout` seconds (a "
+            "setting, 60 by default; see [Settings](/articles/settings/)) is killed: the batch "
+            "is one `import` problem at line 1 of its file, and the other batches are loaded "
+            "and reported as ever. `validate`, `build`, `revisions`, `verify`, each build of "
+            "`serve` and the pytest plugin all stop such an import. Here `b_waits.py` is the "
+            "module below, `a_fine.py` the one with a wrong date from above, and the site sets "
+            "`import_timeout = 1`:"
+        ),
+        code_block(WAITS, language="python"),
+        verified_output(
+            waits,
+            expected={
+                "exit": 1,
+                "problems": {
+                    "published": [WRONG_DATE],
+                    "import": ["articles/b_waits.py:1: batch b_waits: importing it did not finish in 1 s"],
+                },
+                "summary": "2 problems found",
+            },
         ),
         # --- did you mean
         heading("Names typed wrong: did you mean"),
@@ -791,7 +839,8 @@ page = revision(
                 "expected, text where a number is.",
                 "**`settings-value`** — a value of the right type that cannot work: a "
                 "`base_url` that is not an absolute `http(s)` URL, a `language` that is not a "
-                "tag, a negative limit, a `fixture_timeout` of 0 or less, an `*_dir` outside "
+                "tag, a negative limit, a `fixture_timeout` or `import_timeout` of 0 or less, "
+                "an `*_dir` outside "
                 "the site root, a character XML forbids, a `sources_heading` whose labels are not "
                 "all non-empty text, a `repo_url` that is not an absolute `http(s)` URL (or has a "
                 "query or a fragment), a `source_uri` that is not a relative path, "

@@ -8,10 +8,13 @@ than the start of new processes that learn all that again.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Literal, TypeVar
 
 from site_builder.processes import short_socket_folder, start_forkserver, start_worker
@@ -50,6 +53,12 @@ class Pool:
         thread) leaves a worker this process does not know of, which fails with a
         traceback once this process is gone. So while workers may still start, the
         submit runs in a thread of its own and is waited for."""
+        try:
+            return self._submit(task, *args)
+        except BrokenProcessPool:  # a worker ended between the look at the pool and the submit
+            return self._submit(task, *args)
+
+    def _submit(self, task: Callable[..., T], *args: object) -> Future[T]:
         executor = self._working()
         started = len(getattr(executor, "_processes", None) or {})
         if self._start == "fork" or started >= self.jobs:
@@ -67,6 +76,15 @@ class Pool:
             for process in list((getattr(executor, "_processes", None) or {}).values()):
                 process.terminate()
         executor.shutdown(cancel_futures=True)
+
+    def kill(self, pid: int) -> None:
+        """End the worker ``pid`` at once, if it is one of this pool's: a task that will not
+        finish (:class:`~site_builder.build.importing.Watch`). Its task and every other one under
+        way fail (the pool is broken); the next task starts new workers."""
+        executor = self._executor
+        if executor is not None and pid in (getattr(executor, "_processes", None) or {}):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
     def _working(self) -> ProcessPoolExecutor:
         """The executor, new when there was none or the last one broke."""

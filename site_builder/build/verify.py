@@ -1,8 +1,9 @@
 """``verify`` and the pytest plugin's fixture items: fixtures run on demand.
 
 Batches are loaded the way every command loads them, each in a worker process
-(:mod:`.loading`), so a batch that calls ``os._exit`` at import is a problem of
-that batch, not the end of the command; its fixtures run in that worker.
+(:mod:`.loading`), so a batch that calls ``os._exit`` at import, or whose import
+never finishes, is a problem of that batch, not the end (or the hang) of the command;
+its fixtures run in that worker.
 """
 
 from __future__ import annotations

@@ -5,22 +5,24 @@ build's work; the batches are independent, so each worker imports some of them,
 runs their fixtures (each in a process of its own, as always), renders their
 pages into the staging folder and sends back a :class:`Summary`. A batch whose
 import kills its worker (``os._exit`` at import, a crash) is tried again alone,
-and then reported, so one batch never takes the others down.
+and then reported, so one batch never takes the others down; a batch whose import
+does not finish within ``import_timeout`` has its worker killed (:mod:`.importing`)
+and is reported, and the batches that kill took down are loaded again.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import pickle
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.build.batch import Summary, summarize
+from site_builder.build.importing import Watch, importing
 from site_builder.build.inputs import batch_key
 from site_builder.build.pool import Pool, StartMethod
 from site_builder.check.claims import same_every_time
@@ -28,8 +30,10 @@ from site_builder.check.fixture_runs import Outcome, run_fixtures
 from site_builder.check.load import Batch, fixture_id, forget, load_batch
 from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem
-from site_builder.processes import start_worker
 from site_builder.settings import Project
+
+Task = tuple[Path, str]
+"""A batch handed to the workers: its module and its cache key."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,11 @@ class Job:
     """What every batch's cache key shares (:attr:`Inputs.common`): the keys of the batches a
     batch imports are computed with it."""
 
+    @property
+    def imports(self) -> Path:
+        """The folder where each worker says which batch it is importing (:func:`importing`)."""
+        return self.spool / "importing"
+
 
 WORKERS = __name__
 """The module a forkserver preloads for the workers it starts: the package's pipeline."""
@@ -81,16 +90,21 @@ class Workers:
     Batches can be handed over one at a time, so the workers start on what must
     be loaded while the caller is still reading the cache for the rest. The processes
     are a pool of this build's own (``start``: how they start), or one that outlives it
-    (a :class:`Pool` a long-lived process keeps).
+    (a :class:`Pool` a long-lived process keeps). ``retry``: a batch whose worker ended
+    is tried again alone, to tell which one ended it; without, it is reported at once.
     """
 
-    def __init__(self, job: Job, jobs: int, start: StartMethod | Pool = "fork") -> None:
+    def __init__(
+        self, job: Job, jobs: int, start: StartMethod | Pool = "fork", *, retry: bool = True
+    ) -> None:
         self._job = job
         self._own = not isinstance(start, Pool)
         self._pool = Pool(jobs, start, (WORKERS,)) if not isinstance(start, Pool) else start
-        self._futures: dict[tuple[Path, str], Future[Loaded]] = {}
-        self._done: deque[tuple[Path, str]] = deque()  # appended to by the pool's thread
-        self._told: set[tuple[Path, str]] = set()
+        self._retry = retry
+        self._watch = Watch(job.imports, job.project.settings.import_timeout, self._pool.kill)
+        self._futures: dict[Task, Future[Loaded]] = {}
+        self._done: deque[Task] = deque()  # appended to by the pool's thread
+        self._told: set[Task] = set()
 
     def __enter__(self) -> Workers:
         return self
@@ -98,11 +112,15 @@ class Workers:
     def __exit__(self, kind: type[BaseException] | None, *_exc: object) -> None:
         # Interrupted or failed: a running import or fixture is not waited for, and a kept
         # pool starts afresh rather than finish this build's tasks for nobody.
-        if self._own or kind is not None:
-            self._pool.close(at_once=kind is not None)
+        try:
+            if self._own or kind is not None:
+                self._pool.close(at_once=kind is not None)
+        finally:
+            self._watch.stop()
 
     def submit(self, path: Path, key: str) -> None:
         """Load, judge and render the batch at ``path`` (cache key ``key``)."""
+        self._watch.start()
         future = self._pool.submit(load_one, path, key, self._job)
         self._futures[(path, key)] = future
         future.add_done_callback(lambda _: self._done.append((path, key)))  # from another thread
@@ -120,43 +138,81 @@ class Workers:
         """What every batch handed over gave, waiting for the last; ``each`` is told of
         every batch (not told by :meth:`ready`) as soon as it is done."""
         results: dict[Path, Loaded] = {}
-        broken: list[tuple[Path, str]] = []
-        tasks = {future: task for task, future in self._futures.items()}
-        for future in as_completed(tasks):
-            task = tasks[future]
-            try:
-                results[task[0]] = future.result()
-            except BrokenProcessPool:
-                broken.append(task)
-                continue
-            if each is not None and task not in self._told:
-                self._told.add(task)
-                each(task[0], results[task[0]])
-        for task in sorted(broken):
-            results[task[0]] = _alone(*task, self._job)
-            if each is not None:
-                each(task[0], results[task[0]])
+        broken = self._collect(self._futures, results, each)
+        while late := [task for task in broken if self._watch.late(task[1])]:
+            for task in late:
+                self._tell(results, task, Loaded(None, _problem(task[0], self._job, _late(self._job))), each)
+            broken = [task for task in broken if task not in late]
+            # Killing a late import broke the pool: the batches it took down did nothing
+            # wrong, and go to new workers together.
+            self._watch.forget()
+            futures = {task: self._pool.submit(load_one, *task, self._job) for task in broken}
+            broken = self._collect(futures, results, each)
+        self._watch.forget()
+        for task in sorted(broken):  # one of them ended its worker: alone, each shows whether it did
+            loaded = (
+                _alone(*task, self._job)
+                if self._retry
+                else Loaded(None, _problem(task[0], self._job, _ENDED))
+            )
+            self._tell(results, task, loaded, each)
         return results
+
+    def _collect(
+        self,
+        futures: dict[Task, Future[Loaded]],
+        results: dict[Path, Loaded],
+        each: Callable[[Path, Loaded], None] | None,
+    ) -> list[Task]:
+        """Wait for ``futures``, putting what each gave in ``results``; the tasks whose worker ended."""
+        broken: list[Task] = []
+        tasks = {future: task for task, future in futures.items()}
+        for future in as_completed(tasks):
+            try:
+                loaded = future.result()
+            except BrokenProcessPool:
+                broken.append(tasks[future])
+                continue
+            self._tell(results, tasks[future], loaded, each)
+        return broken
+
+    def _tell(
+        self,
+        results: dict[Path, Loaded],
+        task: Task,
+        loaded: Loaded,
+        each: Callable[[Path, Loaded], None] | None,
+    ) -> None:
+        results[task[0]] = loaded
+        if each is not None and task not in self._told:
+            self._told.add(task)
+            each(task[0], loaded)
+
+
+_ENDED = "cannot import: importing it ended the process (os._exit, a signal or a crash)"
+
+
+def _late(job: Job) -> str:
+    return f"importing it did not finish in {job.project.settings.import_timeout:g} s"
+
+
+def _problem(path: Path, job: Job, message: str) -> Problem:
+    """A batch that did not load, said at its file."""
+    relative = path.relative_to(job.project.root).as_posix()
+    return Problem(path=relative, line=1, subject=f"batch {path.stem}", rule="import", message=message)
 
 
 def _alone(path: Path, key: str, job: Job) -> Loaded:
     """Retry one batch in a pool of its own: it, not a neighbour, broke the last one."""
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=start_worker) as pool:
-        try:
-            return pool.submit(load_one, path, key, job).result()
-        except BrokenProcessPool:
-            message = "cannot import: importing it ended the process (os._exit, a signal or a crash)"
-            relative = path.relative_to(job.project.root).as_posix()
-            problem = Problem(
-                path=relative, line=1, subject=f"batch {path.stem}", rule="import", message=message
-            )
-            return Loaded(None, problem)
+    with Workers(job, 1, "fork", retry=False) as workers:
+        workers.submit(path, key)
+        return workers.results()[path]
 
 
 def load_one(path: Path, key: str, job: Job) -> Loaded:
     """Worker task: import one batch; run its fixtures; summarize (and render) it."""
-    batch, problem = load_batch(path, job.project.root)
+    with importing(job.imports, key):
+        batch, problem = load_batch(path, job.project.root)
     if batch is None:
         return Loaded(None, problem)
     outcomes = _run(batch, job) if job.run else None
