@@ -10,11 +10,13 @@ import ast
 import contextlib
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from site_builder import cli
+from site_builder.search.shards import BATCHES_PER_SHARD, MAX_SHARDS
 
 DOCS = Path(__file__).parent.parent / "docs"
 README = Path(__file__).parent.parent / "README.md"
@@ -80,3 +82,12 @@ def test_at_least_twenty_shown_outputs_come_from_fixtures_that_run_the_tool(
     assert len(blocks) >= 20, len(blocks)
     assert {block["status"] for _, block in blocks} == {"matches"}
     assert all(run["status"] == "passed" for run in verified)
+
+
+def test_the_readme_says_the_shard_size_the_code_uses() -> None:
+    """The README's figures for search shards are the constants the code splits by."""
+    readme = " ".join(README.read_text("utf-8").split())
+    size = re.findall(r"shards \(about (\d+) batches each", readme)
+    most = re.findall(r"at most (\d+) shards", readme)
+    assert [int(n) for n in size] == [BATCHES_PER_SHARD]
+    assert [int(n) for n in most] == [MAX_SHARDS]
