@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib
 import io
 import json
 import re
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -91,3 +94,27 @@ def test_the_readme_says_the_shard_size_the_code_uses() -> None:
     most = re.findall(r"at most (\d+) shards", readme)
     assert [int(n) for n in size] == [BATCHES_PER_SHARD]
     assert [int(n) for n in most] == [MAX_SHARDS]
+
+
+def test_a_docs_fixture_that_runs_pytest_says_pytest_is_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Without pytest installed, the pages that run it fail naming it, not with an IndexError
+    on the output of a run that never started."""
+    monkeypatch.syspath_prepend(str(DOCS / "articles"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the fixture's site goes
+    before = set(sys.modules)
+    try:
+        page = importlib.import_module("continuous_integration")
+        with monkeypatch.context() as hidden:
+            # What importlib finds of a module that is not installed: None in sys.modules hides it.
+            hidden.setitem(sys.modules, "pytest", None)
+            try:
+                page.pytest_drift()
+                failure = ""
+            except ModuleNotFoundError as exc:
+                failure = str(exc)
+    finally:
+        for name in set(sys.modules) - before:  # the docs' own modules: not this suite's
+            del sys.modules[name]
+    assert failure == "this page's fixture runs pytest, which is not installed: pip install pytest"
