@@ -8,18 +8,23 @@ a ``templates/`` folder, the ``templates`` item. A failing item shows the same
 ``PATH:LINE: SUBJECT: message`` lines as the command line. Outside a site the
 plugin collects nothing.
 
+A fixture's item checks the fixture; a revision's item checks the revision and
+each output it prints against its fixture's real output, so ``-k my-slug``
+checks every verified output of that article, and a drifted one fails the article
+that prints it, not the fixture (and not the other articles the fixture backs).
+
 The site is loaded the way every command loads it, each batch in a worker process
 (:func:`site_builder.build.site_check.check_site`), so a batch that ends its process
 at import, or never finishes importing, is a failing item, not the end (or the hang) of
-the test run; a fixture item runs its
-fixture in a worker that imports the batch anew.
+the test run; fixtures run in a worker that imports their batch anew, each once per
+session, whichever item asks first.
 """
 
 from __future__ import annotations
 
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,13 +32,16 @@ import pytest
 from site_builder.authoring.model import CallSite
 from site_builder.build.batch import Summary
 from site_builder.build.site_check import Judged, check_site
-from site_builder.build.verify import outcome_problems, run_one
+from site_builder.build.verify import run_some
+from site_builder.check.claims import Claim, drift_problems, fixture_problems
+from site_builder.check.fixture_runs import Outcome
 from site_builder.check.load import relative_to_root
 from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem, SiteBuilderError, errors_in
 from site_builder.settings import Project, find_root, load_settings
 
 _CHECKED = pytest.StashKey[dict[Path, Judged]]()
+_RAN = pytest.StashKey[dict[tuple[Path, str], Outcome]]()
 
 
 class SiteWarning(UserWarning):
@@ -97,7 +105,14 @@ class BatchFile(pytest.File):
         problems = judged.problems
         for slug, where in batch.refs.slugs:
             mine = [p for p in problems if p.subject == (slug or "revision")]
-            yield ProblemsItem.from_parent(self, name=slug or "revision", problems=mine, line=where.line)
+            yield RevisionItem.from_parent(
+                self,
+                name=slug or "revision",
+                problems=mine,
+                line=where.line,
+                judged=judged,
+                claims=[claim for claim in batch.refs.claims if claim.slug == slug],
+            )
         for fid, where in batch.refs.fixtures:
             yield FixtureItem.from_parent(
                 self,
@@ -130,23 +145,62 @@ class ProblemsItem(pytest.Item):
         return self.path, self.line - 1, self.name
 
 
+class RevisionItem(ProblemsItem):
+    """Checks one revision: its validation problems, then each output it prints against
+    what its fixture returns (a fixture that fails fails the article that shows it too)."""
+
+    def __init__(self, *, judged: Judged, claims: list[Claim], **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.judged, self.claims = judged, claims
+
+    def runtest(self) -> None:
+        super().runtest()
+        shown = {claim.fixture for claim in self.claims}
+        outcomes = fixture_outcomes(self.config, self.judged, self.path, shown)
+        defined = {fid: where for part in self.judged.summaries for fid, where in part.refs.fixtures}
+        root = self.judged.project.root
+        failed = fixture_problems(
+            root, {fid: defined[fid] for fid in sorted(shown & outcomes.keys())}, outcomes
+        )
+        if problems := [*failed, *drift_problems(root, self.claims, outcomes)]:
+            raise SiteProblemsError(problems)
+
+
 class FixtureItem(ProblemsItem):
-    """Runs one fixture in a worker and checks the outputs that print it."""
+    """Runs one fixture in a worker and checks that it passes; the outputs that print it
+    are their revisions' items' to check."""
 
     def __init__(self, *, judged: Judged, where: CallSite, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.judged, self.where = judged, where
 
     def runtest(self) -> None:
-        warn(self.path, self.problems)
-        if errors := errors_in(self.problems):  # a wrongly defined fixture is one of them
-            raise SiteProblemsError(errors)
-        project = self.judged.project
-        outcomes = run_one(project, self.path, self.name)
-        claims = [claim for part in self.judged.summaries for claim in part.refs.claims]
-        problems = outcome_problems(project, {self.name: self.where}, outcomes, claims)
-        if problems:
+        super().runtest()  # a wrongly defined fixture is one of its problems
+        outcomes = fixture_outcomes(self.config, self.judged, self.path, {self.name})
+        if problems := fixture_problems(self.judged.project.root, {self.name: self.where}, outcomes):
             raise SiteProblemsError(problems)
+
+
+def fixture_outcomes(
+    config: pytest.Config, judged: Judged, batch: Path, ids: Collection[str]
+) -> dict[str, Outcome]:
+    """The outcomes of the fixtures ``ids``, each run once per session in a worker that imports
+    the batch that defines it (``batch`` itself when it does). An id no batch defines has none."""
+    ran = config.stash.setdefault(_RAN, {})
+    root = judged.project.root
+    owners: dict[str, str] = {}
+    for part in judged.summaries:
+        for fid, _ in part.refs.fixtures:
+            if part.name == batch.stem or fid not in owners:
+                owners[fid] = part.name
+    wanted: dict[str, set[str]] = {}
+    for fid in ids:
+        if (root, fid) not in ran and fid in owners:
+            wanted.setdefault(owners[fid], set()).add(fid)
+    for name, some in sorted(wanted.items()):
+        outcomes = run_some(judged.project, batch.with_stem(name), some)
+        ran |= {(root, fid): outcome for fid, outcome in outcomes.items()}
+    return {fid: ran[root, fid] for fid in ids if (root, fid) in ran}
 
 
 def warn(batch: Path, problems: list[Problem]) -> None:

@@ -18,6 +18,7 @@ from site_builder.authoring.escaping import NOT_XML
 from site_builder.errors import Problem, UsageError, did_you_mean
 from site_builder.language.labels import Table
 from site_builder.language.plurals import LANGUAGE_TAG as LANGUAGE_TAG
+from site_builder.language.plurals import base
 from site_builder.language.tables import read_labels
 from site_builder.settings_file import PYPROJECT, TABLE, line_of, problem
 from site_builder.settings_nav import NavSection, read_nav
@@ -81,10 +82,13 @@ class Settings:
         return quote(path, safe="/!$()*+,;=:@")
 
     def sources_label(self, lang: str) -> str:
-        """The sources heading for a revision in ``lang``."""
-        if lang == "ru":
+        """The sources heading for a revision in ``lang``: the site's for the tag, else for its
+        language, as the chrome's words are chosen (``ru-RU`` is Russian, ``en-GB`` takes ``en``'s)."""
+        language = base(lang)
+        if language == "ru":
             return _SOURCES_LABEL_RU
-        return self.sources_heading.get(lang) or _DEFAULT_LABELS.get(lang, "Sources")
+        given = {tag.lower(): label for tag, label in self.sources_heading.items()}
+        return given.get(lang.lower()) or given.get(language) or _DEFAULT_LABELS.get(language, "Sources")
 
 
 _REQUIRED = ("title", "base_url")

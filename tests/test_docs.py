@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib
 import io
 import json
+import re
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from site_builder import cli
+from site_builder.search.shards import BATCHES_PER_SHARD, MAX_SHARDS
 
 DOCS = Path(__file__).parent.parent / "docs"
 README = Path(__file__).parent.parent / "README.md"
@@ -80,3 +85,36 @@ def test_at_least_twenty_shown_outputs_come_from_fixtures_that_run_the_tool(
     assert len(blocks) >= 20, len(blocks)
     assert {block["status"] for _, block in blocks} == {"matches"}
     assert all(run["status"] == "passed" for run in verified)
+
+
+def test_the_readme_says_the_shard_size_the_code_uses() -> None:
+    """The README's figures for search shards are the constants the code splits by."""
+    readme = " ".join(README.read_text("utf-8").split())
+    size = re.findall(r"shards \(about (\d+) batches each", readme)
+    most = re.findall(r"at most (\d+) shards", readme)
+    assert [int(n) for n in size] == [BATCHES_PER_SHARD]
+    assert [int(n) for n in most] == [MAX_SHARDS]
+
+
+def test_a_docs_fixture_that_runs_pytest_says_pytest_is_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Without pytest installed, the pages that run it fail naming it, not with an IndexError
+    on the output of a run that never started."""
+    monkeypatch.syspath_prepend(str(DOCS / "articles"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the fixture's site goes
+    before = set(sys.modules)
+    try:
+        page = importlib.import_module("continuous_integration")
+        with monkeypatch.context() as hidden:
+            # What importlib finds of a module that is not installed: None in sys.modules hides it.
+            hidden.setitem(sys.modules, "pytest", None)
+            try:
+                page.pytest_drift()
+                failure = ""
+            except ModuleNotFoundError as exc:
+                failure = str(exc)
+    finally:
+        for name in set(sys.modules) - before:  # the docs' own modules: not this suite's
+            del sys.modules[name]
+    assert failure == "this page's fixture runs pytest, which is not installed: pip install pytest"

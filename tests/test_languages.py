@@ -91,6 +91,73 @@ def test_a_region_tag_falls_back_to_its_language(tmp_path: Path, tag: str) -> No
     assert settings_problems(tmp_path, SETTINGS.replace('language = "en"', f'language = "{tag}"')) == []
 
 
+@pytest.mark.parametrize(
+    ("language", "lang", "heading", "published"),
+    [
+        ("en", "ru-RU", "Проверяемые источники", "Опубликовано"),
+        ("en", "ko-KR", "출처", "게시일"),
+        ("ru-RU", None, "Проверяемые источники", "Опубликовано"),
+    ],
+    ids=["revision-ru-RU", "revision-ko-KR", "site-ru-RU"],
+)
+def test_a_region_tag_takes_its_languages_sources_heading_and_chrome(
+    make_site: MakeSite, run_cli: RunCli, language: str, lang: str | None, heading: str, published: str
+) -> None:
+    batch = (
+        BATCH
+        if lang is None
+        else BATCH.replace('published="2024-01-02",', f'published="2024-01-02", lang="{lang}",')
+    )
+    root = make_site(
+        {"articles/posts.py": batch}, settings=SETTINGS.replace('language = "en"', f'language = "{language}"')
+    )
+
+    listed, built = run_cli(["revisions", "--root", str(root)]), run_cli(["build", "--root", str(root)])
+
+    assert listed.code == built.code == 0, listed.err + built.err
+    (item,) = json.loads(listed.out)
+    assert f"\n<h2>{heading}</h2>\n<ul>" in item["contentHtml"]
+    page = (root / "build/articles/post/index.html").read_text("utf-8")
+    assert f">{heading}</h2>" in page
+    assert f"<span>{published}:" in page
+
+
+def test_a_region_tag_takes_its_languages_sources_heading_setting(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
+    settings = (
+        SETTINGS + 'sources_heading = { en = "Further reading", en-AU = "Sources, mate", ru = "Источники" }\n'
+    )
+    batch = (
+        HEADER
+        + """
+SOURCES = [Source(title="A", url="https://example.org/a", note="a"),
+           Source(title="B", url="https://example.org/b", note="b")]
+revisions = [
+    revision(slug=f"in-{lang.lower()}", lang=lang, title="Post", categories=["C"], excerpt="E.",
+             published="2024-01-02", body=[paragraph("Enough words for the tiny limit of this site.")],
+             sources=SOURCES)
+    for lang in ["en", "en-GB", "en-AU", "ru-RU"]
+]
+"""
+    )
+    root = make_site({"articles/posts.py": batch}, settings=settings)
+
+    result = run_cli(["revisions", "--root", str(root)])
+
+    assert result.code == 0, result.err
+    headings = {
+        item["lang"]: re.findall(r"\n<h2>([^<]*)</h2>\n<ul>", item["contentHtml"])
+        for item in json.loads(result.out)
+    }
+    assert headings == {
+        "en": ["Further reading"],
+        "en-GB": ["Further reading"],  # its language's entry
+        "en-AU": ["Sources, mate"],  # its own entry first
+        "ru-RU": ["Проверяемые источники"],  # Russian's heading is fixed by the contract
+    }
+
+
 def test_a_table_adds_a_language_and_the_site_speaks_it(make_site: MakeSite, run_cli: RunCli) -> None:
     settings = SETTINGS.replace('language = "en"', 'language = "de"') + GERMAN
     root = make_site({"articles/posts.py": BATCH}, settings=settings)

@@ -71,9 +71,10 @@ def test_failures_show_the_cli_problem_lines(site: pytest.Pytester) -> None:
     result.assert_outcomes(passed=3, failed=4)
     result.stdout.fnmatch_lines(
         [
-            "*articles/notes.py:32: short-post: body is 5 characters; at least 20 are required*",
+            # The drift fails the article that prints it (not notes:counts, which passes).
             "*articles/notes.py:26: drifting-post: verified_output of notes:counts does not match*"
             "$.effects: the article prints 2, the fixture returns 1*",
+            "*articles/notes.py:32: short-post: body is 5 characters; at least 20 are required*",
             "*articles/notes.py:10: fixture notes:broken: checks failed: oneEffect = false*",
             "*articles/zz_broken.py:2: batch zz_broken: cannot import: SyntaxError*",
         ]
@@ -84,6 +85,36 @@ def test_failures_show_the_cli_problem_lines(site: pytest.Pytester) -> None:
 def test_k_selects_one_article(site: pytest.Pytester) -> None:
     result = site.runpytest("-p", "no:cacheprovider", "-k", "good-post")
     result.assert_outcomes(passed=1, deselected=6)
+
+
+def test_k_with_a_slug_checks_the_outputs_that_article_prints(site: pytest.Pytester) -> None:
+    result = site.runpytest("-p", "no:cacheprovider", "-k", "drifting-post")
+    result.assert_outcomes(failed=1, deselected=6)
+    result.stdout.fnmatch_lines(
+        [
+            "*articles/notes.py:26: drifting-post: verified_output of notes:counts does not match*"
+            "$.effects: the article prints 2, the fixture returns 1*",
+        ]
+    )
+
+
+def test_a_drift_fails_the_article_that_prints_it_not_the_fixture(site: pytest.Pytester) -> None:
+    # notes:counts backs good-post too, whose output still matches: checking it fails nothing.
+    result = site.runpytest("-p", "no:cacheprovider", "-k", "counts or good-post")
+    result.assert_outcomes(passed=2, deselected=5)
+
+
+def test_an_article_fails_with_the_fixture_it_shows(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".toml", pyproject=SETTINGS)
+    batch = GOOD.replace(
+        'verified_output(counts, expected={"effects": 1})', "verified_output(broken, expected={})"
+    )
+    pytester.mkdir("articles").joinpath("notes.py").write_text(batch, "utf-8")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-k", "good-post")
+    result.assert_outcomes(failed=1, deselected=5)
+    result.stdout.fnmatch_lines(
+        ["*articles/notes.py:10: fixture notes:broken: checks failed: oneEffect = false*"]
+    )
 
 
 def test_outside_a_site_nothing_is_collected(pytester: pytest.Pytester) -> None:

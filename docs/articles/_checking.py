@@ -10,6 +10,7 @@ Nothing here is shown to readers.
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from pathlib import Path
 from _tool import SETTINGS, Ran, environment, run, site
 
 SUMMARY_ENDS = ("problem found", "problems found", "warning found", "warnings found")
+NO_PYTEST = "this page's fixture runs pytest, which is not installed: pip install pytest"
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,12 @@ def validate_both(root: Path) -> Found:
 
 
 def pytest_in(root: Path, *args: str) -> Ran:
-    """``python -m pytest ARGS`` in the site ``root`` (no cache folder, no colours)."""
+    """``python -m pytest ARGS`` in the site ``root`` (no cache folder, no colours).
+
+    pytest is a test dependency, not the tool's: without it, the fixture that asked
+    fails saying so, instead of on the empty output of a run that never started."""
+    if importlib.util.find_spec("pytest") is None:
+        raise ModuleNotFoundError(NO_PYTEST, name="pytest")
     env = {k: v for k, v in environment({"NO_COLOR": "1"}).items() if not k.startswith("PYTEST_")}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],

@@ -200,8 +200,8 @@ def pytest_drift() -> dict:
         "-k one-effect": {"exit": by_slug.code, "summary": _summary(by_slug.stdout)},
         "-k notes:effects": {"exit": by_fixture.code, "summary": _summary(by_fixture.stdout)},
         "checks": {
-            "slugAlonePasses": by_slug.code == 0,
-            "fixtureFails": by_fixture.code == 1 and "does not match" in by_fixture.stdout,
+            "slugFailsOnTheDrift": by_slug.code == 1 and "does not match" in by_slug.stdout,
+            "fixtureAlonePasses": by_fixture.code == 0,
         },
     }
 
@@ -376,9 +376,9 @@ page = revision(
                 "run": {
                     "exit": 1,
                     "problemLines": [
-                        "articles/notes.py:22: too-short: body is 3 characters; at least 20 are required",
                         "articles/notes.py:17: one-effect: verified_output of notes:effects does not match "
                         "what it returns: $.effects: the article prints 2, the fixture returns 1",
+                        "articles/notes.py:22: too-short: body is 3 characters; at least 20 are required",
                     ],
                     "summary": "2 failed, 3 passed",
                 },
@@ -387,10 +387,13 @@ page = revision(
         paragraph(
             "`collected` is what `pytest --collect-only -q` lists; `run` is `pytest -q`: its "
             "exit code, the problem lines of its failures and its last line (without the "
-            "time it took). Note which item fails for the drifted output: the fixture's "
-            "(`notes:effects`), since that is where the output is computed. The article's "
-            "own item checks the rules of the revision — fields, length, sources, links — "
-            "and passes."
+            "time it took). Note which item fails for the drifted output: the article's "
+            "(`one-effect`), which prints it. An article's item checks the rules of the revision — "
+            "fields, length, sources, links — and then each output it prints against what its "
+            "fixture returns now; a fixture's item checks the fixture itself (its checks all "
+            "true), so `notes:effects` passes. Each fixture runs once in a session, whichever item "
+            "asks for it first, and a fixture that fails fails its own item and every article that "
+            "shows its output."
         ),
         heading("Choosing items"),
         paragraph(
@@ -410,21 +413,16 @@ page = revision(
             },
         ),
         paragraph(
-            "One thing to keep in mind when choosing by slug: the article `one-effect` prints "
-            "an output its fixture no longer returns, and that is reported on the fixture's "
-            "item, `notes:effects`. `-k one-effect` leaves that item out, so it passes; the "
-            "fixture's id selects the failure:"
+            "Choosing by slug checks everything the article shows: the article `one-effect` prints "
+            "an output its fixture no longer returns, so `-k one-effect` fails, though it runs no "
+            "other item. Choosing the fixture by its id checks the fixture alone, which passes:"
         ),
         verified_output(
             pytest_drift,
             expected={
-                "-k one-effect": {"exit": 0, "summary": "1 passed, 4 deselected"},
-                "-k notes:effects": {"exit": 1, "summary": "1 failed, 4 deselected"},
+                "-k one-effect": {"exit": 1, "summary": "1 failed, 4 deselected"},
+                "-k notes:effects": {"exit": 0, "summary": "1 passed, 4 deselected"},
             },
-        ),
-        paragraph(
-            "To check an article together with every output it shows, run its whole module "
-            "(`pytest articles/notes.py`) or `site-builder validate`."
         ),
         paragraph(
             "In CI, `python -m pytest` can replace the `validate` step for a project that "

@@ -266,7 +266,7 @@ def repeat() -> dict:
     }
 
 
-# --- A fixture defined in a helper module is no batch's fixture.
+# --- A fixture defined in a helper module: shared by the batches that show it.
 
 SHARED_FIXTURE = """\
 from site_builder import fixture
@@ -275,6 +275,14 @@ from site_builder import fixture
 @fixture
 def answer() -> dict:
     return {"answer": 42, "checks": {"is42": 6 * 7 == 42}}
+
+
+def made_in_a_function():
+    @fixture
+    def hidden() -> dict:
+        return {"answer": 42, "checks": {"is42": 6 * 7 == 42}}
+
+    return hidden
 """
 USES_SHARED = """\
 from _shared import answer
@@ -297,17 +305,36 @@ revisions = [
 """
 
 
+USES_HIDDEN = USES_SHARED.replace(
+    "from _shared import answer\n", "from _shared import made_in_a_function\n"
+).replace("revisions = [", "answer = made_in_a_function()\n\nrevisions = [")
+"""The same batch, showing a fixture that a function of ``_shared.py`` makes."""
+
+
 @fixture
 def shared_fixture() -> dict:
-    """Validate a batch whose verified_output uses a fixture of _shared.py."""
-    ran = run(site({"articles/answer.py": USES_SHARED, "articles/_shared.py": SHARED_FIXTURE}), "validate")
+    """Validate and verify a batch whose verified_output uses a fixture of _shared.py; then
+    validate it showing a fixture made inside a function of _shared.py."""
+    root = site({"articles/answer.py": USES_SHARED, "articles/_shared.py": SHARED_FIXTURE})
+    checked, verified = run(root, "validate"), run(root, "verify", "_shared:answer")
+    runs = verified.json() if verified.code == 0 else []
+    found = runs[0] if runs else {}
+    hidden = run(site({"articles/answer.py": USES_HIDDEN, "articles/_shared.py": SHARED_FIXTURE}), "validate")
     return {
-        "exit": ran.code,
-        "stderr": ran.lines,
+        "validate": {"exit": checked.code, "stderr": checked.lines},
+        "verify": {
+            "id": found.get("id"),
+            "path": found.get("path"),
+            "line": found.get("line"),
+            "status": found.get("status"),
+            "verifiedOutputs": [
+                (v["slug"], v["path"], v["status"]) for v in found.get("verifiedOutputs", [])
+            ],
+        },
+        "madeInAFunction": {"exit": hidden.code, "stderr": hidden.lines},
         "checks": {
-            "exitsWithOne": ran.code == 1,
-            "atTheVerifiedOutputLine": ran.lines[0].startswith("articles/answer.py:13: "),
-            "oneProblem": ran.lines[-1] == "1 problem found",
+            "sharedFixturePasses": checked.code == verified.code == 0 and found.get("status") == "passed",
+            "madeInAFunctionIsAProblem": hidden.code == 1 and hidden.lines[-1] == "1 problem found",
         },
     }
 
@@ -946,29 +973,45 @@ fixtures = revision(
         ),
         heading("Where fixtures live"),
         paragraph(
-            "A fixture belongs to the batch module that defines it at module level. One defined "
-            "inside a function, or in a helper module such as `_shared.py` and imported into a "
-            "batch, is not a fixture of any batch, and a `verified_output` that uses it is a "
-            "problem at the block's line:"
+            "A fixture belongs to the module that defines it at module level: a batch, or a "
+            "helper module of the articles folder — a file whose name starts with `_`, such as "
+            "`_shared.py`, which is never a batch itself but which batches may import. A helper "
+            "module is where several articles share one fixture. Its id is the helper's name and "
+            "the function's, `_shared:answer`; its problems point at its `def` in `_shared.py`; "
+            "and every batch that shows it runs it as one of its own, so each batch is still "
+            "checked, and kept by the cache, on its own (editing `_shared.py` checks them all "
+            "again, as it does for any file of the folder)."
         ),
         code_block(f"# articles/_shared.py\n{SHARED_FIXTURE}", language="python"),
         code_block(f"# articles/answer.py\n{USES_SHARED}", language="python"),
+        paragraph(
+            "`validate` runs it with the batch, `verify _shared:answer` runs it alone and lists "
+            "the outputs it backs — and a fixture made inside a function, of a helper module or of "
+            "a batch, is no module's fixture: the same batch with `answer = made_in_a_function()` "
+            "in place of the import (two lines longer) is a problem at the block's line:"
+        ),
         verified_output(
             shared_fixture,
             expected={
-                "exit": 1,
-                "stderr": [
-                    (
-                        "articles/answer.py:13: shared-answer: verified_output uses "
-                        "_shared:answer, which is not a fixture of a batch"
-                    ),
-                    "1 problem found",
-                ],
+                "validate": {"exit": 0, "stderr": ["ok: 1 revision valid, 1 fixture passed"]},
+                "verify": {
+                    "id": "_shared:answer",
+                    "path": "articles/_shared.py",
+                    "line": 5,
+                    "status": "passed",
+                    "verifiedOutputs": [["shared-answer", "articles/answer.py", "matches"]],
+                },
+                "madeInAFunction": {
+                    "exit": 1,
+                    "stderr": [
+                        (
+                            "articles/answer.py:15: shared-answer: verified_output uses "
+                            "_shared:hidden, which is not a fixture of a batch"
+                        ),
+                        "1 problem found",
+                    ],
+                },
             },
-        ),
-        paragraph(
-            "Helper *functions* are fine in a helper module; keep the `@fixture` in the batch and "
-            "call them from it."
         ),
         heading("Writing honest checks"),
         paragraph(

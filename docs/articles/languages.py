@@ -348,7 +348,8 @@ def sources_headings() -> dict:
             "sixRevisions": len(found) == 6,
             "settingUsedForEnglish": found.get("en") == "Further reading",
             "russianNotOverridden": found.get("ru") != "Источники",
-            "exactTagOnly": found.get("de-CH") == found.get("en-GB") == "Sources",
+            "regionTakesItsLanguage": (found.get("de-CH"), found.get("en-GB"))
+            == ("Quellen", "Further reading"),
         },
     }
 
@@ -640,15 +641,15 @@ languages = revision(
                         "published": "Опубликовано",
                         "readingTime": "1 мин чтения",
                         "contents": "Содержание",
-                        "sourcesHeading": "Sources",
+                        "sourcesHeading": "Проверяемые источники",
                     },
                 },
             },
         ),
         paragraph(
-            "The sources heading is not a label: it has a setting of its own, `sources_heading` "
-            "(below), which is why the German page's reads *Sources* and the `ru-RU` one's is not "
-            "the Russian heading."
+            "A region tag takes its language's words: the `ru-RU` page reads as the `ru` one, sources "
+            "heading included. The sources heading is not a label, though: it has a setting of its "
+            "own, `sources_heading` (below), which is why the German page's reads *Sources*."
         ),
         heading("What the language changes"),
         data_table(
@@ -870,21 +871,20 @@ languages = revision(
             expected={
                 "sourcesHeading": {
                     "en": "Further reading",
-                    "en-GB": "Sources",
+                    "en-GB": "Further reading",
                     "de": "Quellen",
                     "ko": "출처",
                     "ru": ("Проверяемые источники"),
-                    "de-CH": "Sources",
+                    "de-CH": "Quellen",
                 },
             },
         ),
         paragraph(
             "Two things to notice. The setting's `ru` entry is ignored, since the Russian heading "
-            "is fixed. And unlike the chrome's words, the setting and the Russian heading are "
-            "looked up by the exact tag: `en-GB` does not use the `en` entry, nor `de-CH` the `de` "
-            "one, and — as the built pages above show — a revision tagged `ru-RU` gets Russian "
-            "chrome but not the fixed Russian heading. Give a region its own `sources_heading` "
-            "entry, or tag Russian revisions plain `ru`."
+            "is fixed — for `ru-RU` too. And as for the chrome's words, a region tag takes its "
+            "language's entry: `en-GB` uses the `en` one and `de-CH` the `de` one. An entry for the "
+            'region itself (`en-GB = "Further reading"`) comes first, where a region wants other '
+            "words than its language."
         ),
         heading("Reading time"),
         paragraph(

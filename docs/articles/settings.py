@@ -767,9 +767,11 @@ sources_heading = { en = "Further reading" }
         paragraph(
             "Each article ends with the list of its sources under a heading in the article's "
             "language. Russian articles always get «Проверяемые источники»; for other languages the "
-            "site chooses with `sources_heading`, a TOML table from language tag to label. Without an "
-            "entry, English gets `Sources` and Korean `출처`. The label is part of the article's "
-            "`contentHtml`, so the JSON that importers read carries it too (see "
+            "site chooses with `sources_heading`, a TOML table from language tag to label; a region "
+            "tag such as `en-GB` takes its language's entry unless it has one of its own, and "
+            "`ru-RU` is Russian. Without an entry, English gets `Sources` and Korean `출처`. The "
+            "label is part of the article's `contentHtml`, so the JSON that importers read carries "
+            "it too (see "
             "[revisions.json](/articles/revisions-json/))."
         ),
     ],

@@ -49,6 +49,14 @@ revisions = [
         slug="categories-str", title="One string", categories="Notes", excerpt="Not a list.",
         published="2026-12-01", body=TEXT, sources=[SPEC],
     ),
+    revision(
+        slug="", title="No slug", categories=["Notes"], excerpt="An empty slug.",
+        published="2026-12-01", body=TEXT, sources=[SPEC],
+    ),
+    revision(
+        slug="no-date", title="No date", categories=["Notes"], excerpt="An empty date.",
+        published="", body=TEXT, sources=[SPEC],
+    ),
 ]
 """
 
@@ -285,7 +293,7 @@ revisions = [
 @fixture
 def fields() -> dict:
     """Required fields, unknown fields and wrong types."""
-    return broken_site({"articles/post.py": FIELDS}, planted=8)
+    return broken_site({"articles/post.py": FIELDS}, planted=10)
 
 
 @fixture
@@ -462,6 +470,8 @@ rules = revision(
                     "required": [
                         "articles/post.py:7: no-excerpt: missing required field 'excerpt'",
                         "articles/post.py:12: empty-title: title must not be empty",
+                        "articles/post.py:28: revision: slug must not be empty",
+                        "articles/post.py:33: no-date: published must not be empty",
                     ],
                     "unknown-field": [
                         "articles/post.py:17: unknown-fields: unknown field 'author'",
@@ -476,13 +486,14 @@ rules = revision(
                         "articles/post.py:24: categories-str: categories must be a list, not str",
                     ],
                 },
-                "summary": "8 problems found",
+                "summary": "10 problems found",
             },
         ),
         unordered_list(
             [
-                "**`required`** — a required field is missing, or `title` or `excerpt` is "
-                "empty or only spaces. Give the field a value.",
+                "**`required`** — a required field is missing, or `slug`, `title`, `excerpt` or "
+                "`published` is empty or only spaces. Give the field a value. A revision without "
+                "a slug is named `revision` in its problems.",
                 "**`unknown-field`** — `revision` has no such field. When the name is close "
                 "to a real one (a typo), the message suggests it: `reading_minute` → "
                 "`reading_minutes`. A name like nothing it knows gets no suggestion.",

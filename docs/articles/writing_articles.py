@@ -1607,8 +1607,9 @@ writing = revision(
             },
         ),
         paragraph(
-            "Define fixtures in the batch that uses them, though: a fixture belongs to the module "
-            "that defines it, and one defined in a helper module is not a fixture of any batch."
+            "A helper module may hold a `@fixture` too, for several articles to show: its id is "
+            "`_shared:NAME`, and each batch that shows it runs it as its own ([Fixtures and "
+            "verified output](/articles/fixtures/#where-fixtures-live))."
         ),
     ],
     sources=[

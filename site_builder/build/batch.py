@@ -25,7 +25,7 @@ from site_builder.check.claims import drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.images import Assets
 from site_builder.check.linkcheck import Scan, scan_page
-from site_builder.check.load import Batch, fixture_batch
+from site_builder.check.load import Batch
 from site_builder.check.rules import Refs, batch_problems
 from site_builder.check.schedule import Schedule, Timing, View, views
 from site_builder.check.site_layout import article_file
@@ -185,9 +185,10 @@ def summarize(
     rendered (all of them, unmarked, without one); every one is judged."""
     root, settings = project.root, project.settings
     problems, refs = batch_problems(root, settings, batch)
+    defined = dict(refs.fixtures)  # its own fixtures and the helper modules' it shows: run here
     if outcomes is not None:
-        problems += fixture_problems(root, dict(refs.fixtures), outcomes)
-        judged_here = [claim for claim in refs.claims if fixture_batch(claim.fixture) == batch.name]
+        problems += fixture_problems(root, defined, outcomes)
+        judged_here = [claim for claim in refs.claims if claim.fixture in defined]
         problems += drift_problems(root, judged_here, outcomes)
     seen = views(schedule, refs.timings)
     shown = [(rev, view) for rev, view in zip(batch.revisions, seen, strict=True) if view is not None]
@@ -222,7 +223,7 @@ def summarize(
         timings=refs.timings,
         bodies=tuple((step.slug, step.body) for step in refs.steps),
         ran=outcomes is not None,
-        borrows=any(fixture_batch(fid) != batch.name for _, _, fid in refs.uses),
+        borrows=any(fid not in defined for _, _, fid in refs.uses),
         held=Held(body),
         deferred=deferred,
         views=seen,

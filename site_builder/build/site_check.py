@@ -182,7 +182,7 @@ def _borrowed_drift(root: Path, summaries: Sequence[Summary]) -> list[Problem]:
         for part in summaries
         if part.borrows
         for claim in part.refs.claims
-        if fixture_batch(claim.fixture) != part.name
+        if claim.fixture not in dict(part.refs.fixtures)
     ]
     by_name = {part.name: part for part in summaries}
     named = {fixture_batch(claim.fixture) for claim in claims}

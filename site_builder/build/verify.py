@@ -70,10 +70,10 @@ def outcome_problems(
     ]
 
 
-def run_one(project: Project, batch: Path, fid: str) -> dict[str, Outcome]:
-    """Run the fixture ``fid`` of the batch module ``batch`` in a worker."""
+def run_some(project: Project, batch: Path, ids: Collection[str]) -> dict[str, Outcome]:
+    """Run the fixtures ``ids`` of the batch module ``batch`` in one worker."""
     with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
-        job = Job(project, Path(spool), run=True, fixtures=frozenset({fid}))
+        job = Job(project, Path(spool), run=True, fixtures=frozenset(ids))
         batches = load_batches(job, {batch: batch.stem}, None, 1).whole()
     return {k: v for part in batches.summaries.values() for k, v in (part.outcomes or {}).items()}
 

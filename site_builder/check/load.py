@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from site_builder.authoring.model import Fixture, Revision
+from site_builder.authoring.model import Block, Fixture, Revision
 from site_builder.check.import_errors import import_message
 from site_builder.errors import Problem, a_kind
 from site_builder.settings import Settings
@@ -37,7 +37,8 @@ class Batch:
     revisions: tuple[Revision, ...]
     """The module's ``revisions`` list."""
     fixtures: tuple[Fixture, ...]
-    """Every ``@fixture`` defined in the module, by line."""
+    """Every ``@fixture`` defined in the module, by line; then those of helper modules
+    (:func:`helper_fixtures`) its verified outputs show, in the order they are first shown."""
     imports: tuple[str, ...] = ()
     """The other batches it imported (``from retry_2020_06 import SOURCES``), by name: what it
     says depends on them too, so a kept summary of it holds only while they are unchanged."""
@@ -116,7 +117,34 @@ def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
         (v for v in vars(module).values() if isinstance(v, Fixture) and v.module == module.__name__),
         key=lambda fx: fx.site.line,
     )
+    fixtures += helper_fixtures(good, path.parent)
     return Batch(name, path.resolve(), good, tuple(fixtures), imports), found
+
+
+def helper_fixtures(revisions: Iterable[Revision], folder: Path) -> list[Fixture]:
+    """The fixtures the verified outputs of ``revisions`` show that a helper module of the
+    articles ``folder`` defines at module level (``@fixture`` in ``_shared.py``, id
+    ``_shared:name``): each batch that shows one runs it as its own, so several batches can
+    share a fixture and each is still judged, cached and rebuilt on its own."""
+    found: dict[int, Fixture] = {}
+    for rev in revisions:
+        for block in rev.body:
+            if isinstance(block, Block) and block.verified is not None:
+                fx = block.verified.fixture
+                if id(fx) not in found and _in_helper(fx, folder):
+                    found[id(fx)] = fx
+    return list(found.values())
+
+
+def _in_helper(fx: Fixture, folder: Path) -> bool:
+    """Whether ``fx`` is a module-level name of a module under ``folder`` that is not a batch."""
+    module = sys.modules.get(fx.module)
+    file = getattr(module, "__file__", None)
+    if module is None or not isinstance(file, str) or getattr(module, fx.name, None) is not fx:
+        return False
+    where = Path(file).resolve()
+    inside = where.is_relative_to(folder.resolve())
+    return inside and not (where.parent == folder.resolve() and not where.name.startswith("_"))
 
 
 def forget(batch: Batch) -> None:

@@ -81,11 +81,13 @@ def _flaws(flaws: tuple[Flaw, ...]) -> Iterator[Finding]:
 def _metadata(rev: Revision) -> Iterator[Finding]:
     at = rev.at
     flawed = {f.field for f in rev.flaws}
-    if rev.slug and not SLUG.fullmatch(rev.slug):
-        yield at("slug"), "slug", f"slug {rev.slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'"
-    for name, value in (("title", rev.title), ("excerpt", rev.excerpt)):
+    # An empty slug or date would pass every other rule and break only the pages built from it.
+    named = (("slug", rev.slug), ("title", rev.title), ("excerpt", rev.excerpt), ("published", rev.published))
+    for name, value in named:
         if not value.strip() and name not in flawed:
             yield at(name), "required", f"{name} must not be empty"
+    if rev.slug.strip() and not SLUG.fullmatch(rev.slug):
+        yield at("slug"), "slug", f"slug {rev.slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'"
     if not rev.categories and "categories" not in flawed:
         yield at("categories"), "categories", "at least one category is required"
     for number, category in enumerate(rev.categories, 1):
@@ -98,7 +100,7 @@ def _metadata(rev: Revision) -> Iterator[Finding]:
                 "categories",
                 f"category {number} makes a URL name of {size:,} bytes; {limit}",
             )
-    if rev.published and not _is_date(rev.published):
+    if rev.published.strip() and not _is_date(rev.published):
         yield at("published"), "published", f"published {rev.published!r} is not an ISO date like 2020-06-18"
     if rev.lang is not None and not LANGUAGE_TAG.fullmatch(rev.lang):
         yield at("lang"), "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"

@@ -1,0 +1,21 @@
+from site_builder import Markup, Source, code_block, data_table, figure, fixture, heading, markdown, ordered_list, paragraph, revision, unordered_list, verified_output
+
+A = Source(title="A", url="https://a.example/", note="a")
+B = Source(title="B", url="https://b.example/", note="b")
+
+
+revisions = [
+    revision(
+        slug="sample-post",
+        title="Sample",
+        categories=["Notes"],
+        excerpt="A sample post.",
+        published="",
+        body=[
+            paragraph("Enough words to pass the tiny limit of this site."),
+
+        ],
+        sources=[A, B],
+
+    ),
+]
