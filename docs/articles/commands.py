@@ -61,6 +61,10 @@ NO_CACHE = {
     "revisions": "do not read .site-builder-cache/ (revisions never writes it): load every batch",
 }
 """What ``--no-cache`` says in the help of each command that takes it."""
+NO_WAIT = (
+    "when another site-builder command is running on this site, fail (exit 2) instead of waiting for it"
+)
+"""What ``--no-wait`` says in the help of each command that takes it."""
 
 
 def _options(help_text: str) -> dict[str, str]:
@@ -498,7 +502,7 @@ commands = revision(
             expected={
                 "build": {
                     "usage": "usage: site-builder build [-h] [--root DIR] [--out DIR] [--jobs N] "
-                    "[--no-cache] [--drafts] [--future]",
+                    "[--no-cache] [--drafts] [--future] [--no-wait]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
@@ -507,11 +511,12 @@ commands = revision(
                         "--no-cache": NO_CACHE["build"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
+                        "--no-wait": NO_WAIT,
                     },
                 },
                 "validate": {
                     "usage": "usage: site-builder validate [-h] [--root DIR] [--format {text,json,github}] "
-                    "[--no-cache] [--drafts] [--future]",
+                    "[--no-cache] [--drafts] [--future] [--no-wait]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
@@ -520,6 +525,7 @@ commands = revision(
                         "--no-cache": NO_CACHE["validate"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
+                        "--no-wait": NO_WAIT,
                     },
                 },
                 "verify": {
@@ -532,7 +538,7 @@ commands = revision(
                 },
                 "revisions": {
                     "usage": "usage: site-builder revisions [-h] [--root DIR] [--slug S] [--indent N] "
-                    "[--latest] [--no-cache] [--drafts] [--future]",
+                    "[--latest] [--no-cache] [--drafts] [--future] [--no-wait]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
@@ -542,11 +548,12 @@ commands = revision(
                         "--no-cache": NO_CACHE["revisions"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
+                        "--no-wait": NO_WAIT,
                     },
                 },
                 "serve": {
                     "usage": "usage: site-builder serve [-h] [--root DIR] [--port P] [--host H] [--drafts] "
-                    "[--future]",
+                    "[--future] [--no-wait]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
@@ -555,6 +562,7 @@ commands = revision(
                         "every address, to open the site from a phone on the same network)",
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
+                        "--no-wait": NO_WAIT,
                     },
                 },
                 "init": {
@@ -566,12 +574,13 @@ commands = revision(
                     },
                 },
                 "new": {
-                    "usage": "usage: site-builder new [-h] [--root DIR] [--batch NAME] SLUG",
+                    "usage": "usage: site-builder new [-h] [--root DIR] [--batch NAME] [--no-wait] SLUG",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
                         "--batch NAME": "append it to the existing batch articles/NAME.py "
                         "(default: a new batch module)",
+                        "--no-wait": NO_WAIT,
                     },
                 },
             },
