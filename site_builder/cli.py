@@ -15,6 +15,7 @@ import io
 import json
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -78,8 +79,10 @@ def _on_site(args: argparse.Namespace) -> int:
     locks = args.command in LOCKING and not (args.command in ("validate", "revisions") and args.no_cache)
     if not locks:
         return int(args.handler(args, project))
+    # SIGTERM stops a wait as Ctrl-C does; signals are the main thread's (main() may run in another).
+    main_thread = threading.current_thread() is threading.main_thread()
     try:
-        with interruptible():  # SIGTERM stops a wait as Ctrl-C does
+        with interruptible() if main_thread else contextlib.nullcontext():
             lock = SiteLock.take(project.root, wait=not args.no_wait, say=_say)
     except KeyboardInterrupt:  # stopped while waiting: nothing was done, nothing to say
         return STOPPED

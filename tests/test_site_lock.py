@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +25,8 @@ import pytest
 from conftest import SITES
 from test_serve import SERVING, replace_file, serving, serving_address
 from test_serve_equivalence import clean_build, next_build, tree
+
+from site_builder import cli
 
 VALID = SITES / "valid_site"
 EPOCH = "1767225600"  # 2026-01-01: every build of a test publishes under one date
@@ -277,3 +280,15 @@ def test_serve_stopped_while_it_waits_ends_cleanly(site: Path) -> None:
         code = server.process.wait(timeout=DEADLINE)
         rest = server.rest(time.monotonic() + DEADLINE)
     assert (code, rest) == (0, waiting(holder.pid))  # as a stop at any other moment: exit 0, no traceback
+
+
+def test_a_command_run_outside_the_main_thread_still_locks_and_runs(site: Path) -> None:
+    """``cli.main`` called from another thread (a program embedding the tool), where no signal
+    handler can be installed: the command takes the lock and runs all the same."""
+    codes: list[int] = []
+    thread = threading.Thread(target=lambda: codes.append(cli.main(["build", "--root", str(site)])))
+    thread.start()
+    thread.join(DEADLINE * 2)
+    assert codes == [0]
+    assert (site / "build" / "index.html").is_file()
+    assert not (site / ".site-builder-cache" / "lock").exists()
