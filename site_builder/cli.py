@@ -2,7 +2,8 @@
 arguments are defined in :mod:`site_builder.command_line`).
 
 Exit codes: 0 all is well, 1 the site has problems, 2 the command line is
-wrong. Machine output goes to stdout, messages to stderr.
+wrong; 130 stopped while waiting for another command on the site. Machine output goes
+to stdout, messages to stderr.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import io
 import json
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,10 +23,12 @@ from typing import TYPE_CHECKING
 
 from site_builder.build.plan import plan_build
 from site_builder.build.reuse import Reuse
+from site_builder.build.site_lock import SiteLock
 from site_builder.check.schedule import Omitted, Schedule
 from site_builder.collector import collection_paused
-from site_builder.command_line import command_parser
+from site_builder.command_line import LOCKING, command_parser
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
+from site_builder.interrupts import interruptible
 from site_builder.language.english import count
 from site_builder.printing import annotation, left_out, out, problem_dict, report
 from site_builder.settings import Project, find_root, holds_site
@@ -36,6 +40,10 @@ if TYPE_CHECKING:
 
 # The pipeline (Markdown, templates, workers) is imported by the commands that use it:
 # a build with nothing to do answers without it.
+
+STOPPED = 130
+"""The exit code of a command stopped (Ctrl-C, SIGTERM) while it waited for the site's lock:
+128 + SIGINT, as a shell reports a command Ctrl-C ended."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -53,9 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with paused:
             # init makes a site, so it is the one command that does not read one first.
-            code: int = (
-                args.handler(args, Project.read(_root(args.root))) if args.site else args.handler(args)
-            )
+            code: int = _on_site(args) if args.site else args.handler(args)
     except UsageError as exc:
         print("".join(f"site-builder: {line}\n" for line in str(exc).splitlines()), end="", file=sys.stderr)
         return 2
@@ -63,6 +69,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"site-builder: {exc}", file=sys.stderr)
         return 1
     return code
+
+
+def _on_site(args: argparse.Namespace) -> int:
+    """Run a command on the site it names, holding the site's lock when it uses the cache or
+    the staging folders (:mod:`site_builder.build.site_lock`)."""
+    project = Project.read(_root(args.root))
+    # build stages beside its output even with --no-cache; validate and revisions only read the cache.
+    locks = args.command in LOCKING and not (args.command in ("validate", "revisions") and args.no_cache)
+    if not locks:
+        return int(args.handler(args, project))
+    # SIGTERM stops a wait as Ctrl-C does; signals are the main thread's (main() may run in another).
+    main_thread = threading.current_thread() is threading.main_thread()
+    try:
+        with interruptible() if main_thread else contextlib.nullcontext():
+            lock = SiteLock.take(project.root, wait=not args.no_wait, say=_say)
+    except KeyboardInterrupt:  # stopped while waiting: nothing was done, nothing to say
+        return STOPPED
+    with lock:
+        return int(args.handler(args, project))
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
 def _schedule(args: argparse.Namespace) -> Schedule:  # a bad SOURCE_DATE_EPOCH: a usage error
@@ -154,7 +183,8 @@ def _serve(args: argparse.Namespace) -> int:
     # serving): the temporary site is removed, and nothing but what serve said is printed.
     with interruptible(STOP_WITHIN) as stopping:
         try:
-            serve(Project.read(_root(args.root)), args.port, say, stopping, host=args.host, include=schedule)
+            project = Project.read(_root(args.root))
+            serve(project, args.port, say, stopping, host=args.host, include=schedule, wait=not args.no_wait)
         except KeyboardInterrupt:
             pass
         except OSError as exc:

@@ -12,6 +12,10 @@ from site_builder import __version__
 from site_builder.build.store import CACHE_DIR
 from site_builder.starter.commands import add_commands
 
+LOCKING = ("build", "validate", "revisions", "serve", "new")
+"""The commands that use the site's cache or staging folders, one at a time per site
+(:mod:`site_builder.build.site_lock`): they wait for one another, or fail with ``--no-wait``."""
+
 
 def command_parser(handlers: Mapping[str, object]) -> argparse.ArgumentParser:
     """Every command with its arguments; ``handlers``: the function that runs each command
@@ -83,6 +87,13 @@ def command_parser(handlers: Mapping[str, object]) -> argparse.ArgumentParser:
         command.add_argument("--drafts", action="store_true", help="include drafts, marked")
         command.add_argument("--future", action="store_true", help="include scheduled revisions, marked")
     add_commands(commands, _command)
+    for name in LOCKING:
+        commands.choices[name].add_argument(
+            "--no-wait",
+            action="store_true",
+            help="when another site-builder command is running on this site, fail (exit 2) "
+            "instead of waiting for it",
+        )
     return parser
 
 

@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _tool import article, environment, run, run_in, site
+from _tool import SETTINGS, article, environment, run, run_in, site
 
 from site_builder import (
     Source,
@@ -61,6 +61,8 @@ NO_CACHE = {
     "revisions": "do not read .site-builder-cache/ (revisions never writes it): load every batch",
 }
 """What ``--no-cache`` says in the help of each command that takes it."""
+NO_WAIT = "when another site-builder command is running on this site, fail (exit 2) instead of waiting for it"
+"""What ``--no-wait`` says in the help of each command that takes it."""
 
 
 def _options(help_text: str) -> dict[str, str]:
@@ -391,6 +393,82 @@ def serving_everywhere() -> dict:
     }
 
 
+GATED = """\
+import time
+from pathlib import Path
+
+from site_builder import fixture
+
+GO = Path(__file__).parent.parent / "go"
+
+
+@fixture
+def gated() -> dict:
+    while not GO.exists():  # the build holds the site's lock until the documentation says go
+        time.sleep(0.02)
+    return {"checks": {"released": True}}
+"""
+"""The start of a batch whose fixture, so the build that runs it, ends only once the site has a
+file ``go``."""
+
+
+def _build_started(root: Path) -> subprocess.Popen:
+    """``site-builder build`` in the background, its stderr readable line by line."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "site_builder", "build", "--root", str(root)],
+        env=environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _holds_the_lock(root: Path, pid: int) -> None:
+    """Wait until process ``pid`` holds the site's lock (it writes its pid into the lock file)."""
+    lock = root / ".site-builder-cache" / "lock"
+    deadline = time.monotonic() + 100
+    while not (lock.is_file() and lock.read_text() == f"{pid}\n"):
+        assert time.monotonic() < deadline, "the first build never took the lock"
+        time.sleep(0.05)
+
+
+@fixture
+def one_at_a_time() -> dict:
+    """A build held up by its fixture; meanwhile a second build waits for it, and one with
+    ``--no-wait`` refuses. The holder's pid is shown as N."""
+    root = site({"articles/post.py": GATED + article()}, SETTINGS + "fixture_timeout = 100\n")
+    first = _build_started(root)
+    second = None
+    try:
+        _holds_the_lock(root, first.pid)
+        refused = run(root, "build", "--no-wait")
+        second = _build_started(root)
+        said = second.stderr.readline()  # printed at once, while the first build still runs
+        (root / "go").touch()
+        first_err = first.communicate(timeout=110)[1]
+        second_err = second.communicate(timeout=110)[1]
+    finally:
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.kill()
+    holder = f"(pid {first.pid})"
+
+    def shown(text: str) -> list[str]:
+        return [TIMING.sub(" in S s", line.replace(holder, "(pid N)")) for line in text.splitlines() if line]
+
+    return {
+        "first": {"exit": first.returncode, "stderr": shown(first_err)},
+        "second": {"exit": second.returncode, "stderr": shown(said + second_err)},
+        "noWait": {"exit": refused.code, "stderr": shown(refused.stderr)},
+        "checks": {
+            "namesTheHolder": holder in said and holder in refused.stderr,
+            "waitedBeforeTheFirstEnded": said.startswith("waiting for another"),
+            "saidOnce": (said + second_err).count("waiting for") == 1,
+            "noLockLeft": not (root / ".site-builder-cache" / "lock").exists(),
+        },
+    }
+
+
 def _note(slug: str, published: str, draft: bool = False) -> str:
     """A batch of one revision, a draft or not."""
     text = article(slug, slug.replace("-", " ").capitalize()).replace("2026-12-01", published)
@@ -498,7 +576,7 @@ commands = revision(
             expected={
                 "build": {
                     "usage": "usage: site-builder build [-h] [--root DIR] [--out DIR] [--jobs N] "
-                    "[--no-cache] [--drafts] [--future]",
+                    "[--no-cache] [--drafts] [--future] [--no-wait]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
@@ -507,11 +585,12 @@ commands = revision(
                         "--no-cache": NO_CACHE["build"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
+                        "--no-wait": NO_WAIT,
                     },
                 },
                 "validate": {
                     "usage": "usage: site-builder validate [-h] [--root DIR] [--format {text,json,github}] "
-                    "[--no-cache] [--drafts] [--future]",
+                    "[--no-cache] [--drafts] [--future] [--no-wait]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
@@ -520,6 +599,7 @@ commands = revision(
                         "--no-cache": NO_CACHE["validate"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
+                        "--no-wait": NO_WAIT,
                     },
                 },
                 "verify": {
@@ -532,7 +612,7 @@ commands = revision(
                 },
                 "revisions": {
                     "usage": "usage: site-builder revisions [-h] [--root DIR] [--slug S] [--indent N] "
-                    "[--latest] [--no-cache] [--drafts] [--future]",
+                    "[--latest] [--no-cache] [--drafts] [--future] [--no-wait]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
@@ -542,11 +622,12 @@ commands = revision(
                         "--no-cache": NO_CACHE["revisions"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
+                        "--no-wait": NO_WAIT,
                     },
                 },
                 "serve": {
                     "usage": "usage: site-builder serve [-h] [--root DIR] [--port P] [--host H] [--drafts] "
-                    "[--future]",
+                    "[--future] [--no-wait]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
@@ -555,6 +636,7 @@ commands = revision(
                         "every address, to open the site from a phone on the same network)",
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
+                        "--no-wait": NO_WAIT,
                     },
                 },
                 "init": {
@@ -566,12 +648,13 @@ commands = revision(
                     },
                 },
                 "new": {
-                    "usage": "usage: site-builder new [-h] [--root DIR] [--batch NAME] SLUG",
+                    "usage": "usage: site-builder new [-h] [--root DIR] [--batch NAME] [--no-wait] SLUG",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
                         "--batch NAME": "append it to the existing batch articles/NAME.py "
                         "(default: a new batch module)",
+                        "--no-wait": NO_WAIT,
                     },
                 },
             },
@@ -908,6 +991,52 @@ commands = revision(
             "(`https://me.github.io/notes/`), `serve` serves it below that path, and its 404 page "
             "is the one built for it, with its links and stylesheet below the path too."
         ),
+        heading("One command at a time: --no-wait"),
+        paragraph(
+            "Commands that use a site's cache or a build's staging folder take turns: `build` "
+            "(with `--no-cache` too, since it still stages the new site beside the output "
+            "folder), each build `serve` makes, `validate` and `revisions` (unless `--no-cache`: "
+            "then they use neither) and `new`, which reads the cache for the slugs taken. Each "
+            "holds a lock on the site while it runs — one lock for the site, whichever `--out` a "
+            "build writes to, since every output folder of a site shares its cache. A command that "
+            "finds the lock taken says so once, naming the process that has it, and waits; with "
+            "`--no-wait` it stops at once instead, with exit code 2. `verify` and `init` take no "
+            "lock. Here one build runs a fixture that takes its time, a second build waits for "
+            "it, and a third, with `--no-wait`, refuses (the first build's process id is shown "
+            "as `N`, each summary's time as `S`):"
+        ),
+        verified_output(
+            one_at_a_time,
+            expected={
+                "first": {"exit": 0, "stderr": ["built 1 revision, 5 pages in S s"]},
+                "second": {
+                    "exit": 0,
+                    "stderr": [
+                        "waiting for another site-builder command on this site (pid N)",
+                        "nothing changed since the last build: 1 revision, 5 pages in S s",
+                    ],
+                },
+                "noWait": {
+                    "exit": 2,
+                    "stderr": [
+                        "site-builder: another site-builder command is running on this site (pid N); "
+                        "without --no-wait this one would wait for it"
+                    ],
+                },
+            },
+        ),
+        paragraph(
+            "The second build, once the first was done, found nothing left to do. The lock is "
+            "the operating system's (`flock` on `.site-builder-cache/lock`): it ends with the "
+            "process that holds it, however that process ends, so a build killed half-way never "
+            "leaves the site locked, and the next command starts at once. Ctrl-C (or SIGTERM) "
+            "while a command waits stops it with exit code 130, nothing done and nothing more "
+            "said. `serve` holds the lock only while it builds: between its rebuilds, a `build` "
+            "or `validate` of the same site runs at once, as it would beside `mkdocs serve` or "
+            "`hugo server`, and a rebuild that comes meanwhile waits for it, saying so. "
+            "`serve --no-wait` refuses to start while another command holds the lock; its later "
+            "rebuilds always wait."
+        ),
         heading("Drafts and scheduled revisions: --drafts and --future"),
         paragraph(
             "A build leaves out drafts (`draft=True`) and scheduled revisions (dated after the "
@@ -1065,7 +1194,8 @@ commands = revision(
                     "an unknown command, option or value; a fixture id or slug the site does not "
                     "have; no site found, or `--root` on a folder without one; an `--out` that "
                     "cannot be an output folder; a `serve` address or port that cannot be used; "
-                    "a `SOURCE_DATE_EPOCH` that is not a number",
+                    "a `SOURCE_DATE_EPOCH` that is not a number; `--no-wait` while another "
+                    "command is running on the site",
                 ],
             ],
         ),

@@ -40,7 +40,8 @@ class Store:
     @classmethod
     def in_memory(cls, root: Path) -> Store:
         """The cache of the site at ``root``, its entries also kept in this process's memory
-        (for one process that builds the site again and again, alone)."""
+        (for one process that builds the site again and again: other commands may write the
+        cache between its builds, never during one; see :mod:`site_builder.serve.session`)."""
         return cls(root / CACHE_DIR, {})
 
     def get(self, kind: str, key: str) -> object | None:

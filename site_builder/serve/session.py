@@ -13,6 +13,15 @@ re-renders only the batches whose key changed, rewrites only the files whose byt
 changed and re-indexes only the search shards whose pages did, without reading
 every other batch's summary again. Its changed pages are served as soon as they are checked,
 before the search index is done (:meth:`~site_builder.serve.pages.State.preview`).
+
+Each build holds the site's lock (:mod:`~site_builder.build.site_lock`), and only while it
+builds: between rebuilds a ``build`` or ``validate`` of the site runs at once, as it does beside
+``mkdocs serve`` or ``hugo server``, and a rebuild that comes meanwhile waits for it. What
+serve keeps in memory stays true when such a command writes the cache between two builds:
+every entry is found by a hash of what it depends on, is about serve's own folder, or is
+checked against what it describes (a batch module's stamp against its stat, a kept summary
+against its texts file), so one another command replaced or removed is a miss, not a
+wrong value.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from site_builder.build.pipeline import build
 from site_builder.build.plan import plan_build
 from site_builder.build.pool import Pool
 from site_builder.build.preview import Changed
+from site_builder.build.site_lock import SiteLock
 from site_builder.build.store import Store
 from site_builder.build.workers import WORKERS
 from site_builder.check.schedule import Schedule
@@ -62,11 +72,13 @@ def serve(
     host: str = LOCAL_HOST,
     *,
     include: Schedule | None = None,
+    wait: bool = True,
 ) -> None:
     """Build, serve on ``host``:``port`` and rebuild on change until ``stop`` is set (or
     KeyboardInterrupt, which leaves here once the server is closed);
     ``include``: its flags (``--drafts``, ``--future``) are kept, its date is taken again at
-    each rebuild."""
+    each rebuild; ``wait``: whether the first build waits for another command on the site
+    (``--no-wait``: a UsageError instead). A later rebuild always waits."""
     root = project.root
     # Workers start from a small server process, not from this one, which holds the cache,
     # and stay for every rebuild, warm.
@@ -90,7 +102,7 @@ def serve(
         handler = partial(Handler, state=state, directory=str(out))
         # Bound before the first build: a wrong host or a port in use is said at once.
         with bound_server(host, port, handler) as server:
-            built = rebuild(project)
+            built = rebuild(project, wait=wait)
             if stop is not None and stop.is_set():
                 return
             if not built:
@@ -117,11 +129,13 @@ def _rebuild(
     workers: Pool,
     changes: Changes,
     stop: threading.Event | None,
+    wait: bool = True,
 ) -> bool:
     """Build once more; whether the site built. Its changed pages are shown as soon as they
     are checked; an edit that comes while its search index is made ends it there, and the
     next rebuild, at once, goes on from the live site. A stop ends it there too (should its
-    KeyboardInterrupt have been lost, ``stop`` tells)."""
+    KeyboardInterrupt have been lost, ``stop`` tells). It holds the site's lock while it
+    builds, waiting for it (not ``wait``: a UsageError) when another command has it."""
     flags = include or Schedule("")
     schedule = Schedule.now(drafts=flags.drafts, future=flags.future)
     base_path = project.settings.base_path
@@ -136,8 +150,9 @@ def _rebuild(
     def newer() -> bool:
         return changes.arrived() or stopped()
 
-    plan = plan_build(project, out, schedule=schedule, store=store)
-    built = build(plan, start=workers, show=show, newer=newer)
+    with SiteLock.take(project.root, wait=wait, say=say):
+        plan = plan_build(project, out, schedule=schedule, store=store)
+        built = build(plan, start=workers, show=show, newer=newer)
     problems = [str(p) for p in built.problems]
     state.update(problems, base_path, superseded=built.superseded)
     if built.superseded:
