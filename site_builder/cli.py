@@ -2,8 +2,8 @@
 arguments are defined in :mod:`site_builder.command_line`).
 
 Exit codes: 0 all is well, 1 the site has problems, 2 the command line is
-wrong; 130 stopped while waiting for another command on the site. Machine output goes
-to stdout, messages to stderr.
+wrong; 130 stopped by Ctrl-C (or by SIGTERM while waiting for another command on the
+site). Machine output goes to stdout, messages to stderr.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 # a build with nothing to do answers without it.
 
 STOPPED = 130
-"""The exit code of a command stopped (Ctrl-C, SIGTERM) while it waited for the site's lock:
-128 + SIGINT, as a shell reports a command Ctrl-C ended."""
+"""The exit code of a command stopped by Ctrl-C (or by SIGTERM while it waited for the site's
+lock): 128 + SIGINT, as a shell reports a command Ctrl-C ended."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -68,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SiteBuilderError as exc:
         print(f"site-builder: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: what was under way is undone already, as the shell shows
+        return STOPPED
     return code
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 import textwrap
+import time
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +103,42 @@ def test_a_stop_python_drops_is_heard_and_not_printed_but_other_dropped_errors_a
     assert (process.returncode, out) == (0, "heard\n"), err
     assert "KeyboardInterrupt" not in err, err
     assert "Exception ignored in" in err and "a finaliser's own bug" in err, err
+
+
+SLOW_BATCH = textwrap.dedent(
+    """
+    import os
+    import pathlib
+    import time
+
+    pathlib.Path(os.environ["IMPORT_MARK"]).write_text("importing")
+    time.sleep(30)
+    revisions = []
+    """
+)
+
+
+def test_ctrl_c_during_a_build_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C while a build imports its batches: the build stops with the code a shell gives
+    a command Ctrl-C ended, prints no traceback, and publishes nothing."""
+    root = tmp_path / "site"
+    (root / "articles").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[tool.site_builder]\ntitle = "T"\nbase_url = "https://example.org/"\n', "utf-8"
+    )
+    (root / "articles/slow.py").write_text(SLOW_BATCH, "utf-8")
+    mark = tmp_path / "importing"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "site_builder", "build", "--root", str(root)],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "IMPORT_MARK": str(mark)},
+    )
+    deadline = time.monotonic() + 30
+    while not mark.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert mark.exists(), "the batch's import never started"
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=20)
+    assert (process.returncode, err) == (130, "")
+    assert not (root / "build").exists()

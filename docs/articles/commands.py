@@ -1170,7 +1170,9 @@ commands = revision(
         ),
         heading("Exit codes"),
         paragraph(
-            "Every command ends with one of three exit codes, so a script or a CI step can tell them apart:"
+            "Every command ends with one of three exit codes, so a script or a CI step can tell "
+            "them apart; a command stopped by Ctrl-C ends with `130`, as a shell reports it, with no "
+            "traceback and, for `build`, the previous site untouched (`serve` ends with `0`):"
         ),
         data_table(
             "Exit codes",
