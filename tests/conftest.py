@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,32 @@ class Result:
     err: str
 
 
+BASE_PATHS = ("/", "/sub/dir/")
+"""The paths a site that builds is tested at: the domain's root, and below a path two folders deep
+(a GitHub Pages project site is one deep). Every feature is tested where it meets a sub-path."""
+_BASE_URL = re.compile(r'^base_url = "[^"]*"$', re.MULTILINE)
+
+
+def base_url_at(base_path: str) -> str:
+    """The test sites' base URL for a site served below ``base_path``."""
+    return f"https://example.org{base_path}"
+
+
+def settings_at(base_path: str, settings: str = SETTINGS) -> str:
+    """``settings`` (the text of a ``pyproject.toml``) with its ``base_url`` below ``base_path``."""
+    moved, count = _BASE_URL.subn(f'base_url = "{base_url_at(base_path)}"', settings)
+    assert count == 1, f"no single base_url line in {settings!r}"
+    return moved
+
+
+def set_base_url(root: Path, base_url: str) -> None:
+    """Serve the site at ``root`` from ``base_url``: its ``pyproject.toml`` rewritten."""
+    path = root / "pyproject.toml"
+    moved, count = _BASE_URL.subn(f'base_url = "{base_url}"', path.read_text("utf-8"))
+    assert count == 1, f"no single base_url line in {path}"
+    path.write_text(moved, "utf-8")
+
+
 MakeSite = Callable[..., Path]
 RunCli = Callable[[Sequence[str]], Result]
 
@@ -62,6 +89,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def update_golden(request: pytest.FixtureRequest) -> bool:
     """True when the run was asked to regenerate the golden copies."""
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(scope="module", params=BASE_PATHS, ids=["root", "sub-dir"])
+def base_path(request: pytest.FixtureRequest) -> str:
+    """Each of :data:`BASE_PATHS`; module-scoped, so a module-scoped site fixture may take it and
+    every test of the module runs against each site once."""
+    return str(request.param)
 
 
 @pytest.fixture
