@@ -53,7 +53,7 @@ LEFT_OUT_PATHS = (
 )
 """What only ``--drafts --future`` publish: the draft, the scheduled note, the growing note's
 draft revision 4 (its diff, and revision 3's own page) and the categories only they have."""
-LEFT_OUT_WORDS = ("zanzibarquux", "quuxplorer", "still a draft")
+LEFT_OUT_WORDS = ("zanzibarquux", "quuxplorer", "zeppelinword", "still a draft")
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ revisions = [
         draft=True,
         body=[
             heading("Start"),
-            paragraph("Draft words. See [the budget](/articles/retry-basics/#the-budget)."),
+            paragraph("Draft zeppelinword words. See [the budget](/articles/retry-basics/#the-budget)."),
             heading("The path"),
             figure("/assets/growing/path-2022.svg", "Client, log and server", "The write path, drafted."),
             markdown("![a blue strip](/assets/growing/photo.png)"),
