@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import textwrap
 from collections.abc import Callable, Sequence
@@ -103,17 +105,31 @@ def make_site(tmp_path: Path) -> MakeSite:
     """Write a site: ``files`` maps paths to text (dedented); returns its root."""
 
     def make(files: dict[str, str], settings: str = SETTINGS, name: str = "site") -> Path:
-        root = tmp_path / name
-        (root / "articles").mkdir(parents=True, exist_ok=True)
-        (root / "assets").mkdir(exist_ok=True)
-        (root / "pyproject.toml").write_text(settings, "utf-8")
-        for path, text in files.items():
-            target = root / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(textwrap.dedent(text), "utf-8")
-        return root
+        return write_site(tmp_path / name, files, settings)
 
     return make
+
+
+def write_site(root: Path, files: dict[str, str], settings: str = SETTINGS) -> Path:
+    """:func:`make_site`'s body, for module-scoped fixtures: the site written into ``root``."""
+    (root / "articles").mkdir(parents=True, exist_ok=True)
+    (root / "assets").mkdir(exist_ok=True)
+    (root / "pyproject.toml").write_text(settings, "utf-8")
+    for path, text in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(textwrap.dedent(text), "utf-8")
+    return root
+
+
+def build_quietly(root: Path, *args: str) -> Path:
+    """``site-builder build --root ROOT ARGS`` in-process, for module-scoped fixtures (which cannot
+    use :func:`run_cli`); what it prints is shown only when it fails. Returns the output folder."""
+    messages = io.StringIO()
+    with contextlib.redirect_stderr(messages):
+        code = cli.main(["build", "--root", str(root), *args])
+    assert code == 0, messages.getvalue()
+    return Path(args[args.index("--out") + 1]) if "--out" in args else root / "build"
 
 
 @pytest.fixture
