@@ -170,14 +170,15 @@ def test_every_page_of_the_all_features_site_loads_below_the_path(
     paths = [*sorted(p.removesuffix("index.html") for p in paths), MISSING_PATH]
     assert "/articles/growing-note/diff/4/" in paths and "/articles/draft-note/" in paths
     failures = []
-    for path in paths:
-        with watched_page(browser, all_features, viewport=DESKTOP) as (page, watch):
+    with watched_page(browser, all_features, viewport=DESKTOP) as (page, watch):  # one tab, page after page
+        for path in paths:
             visit(page, watch, all_features, path)
             page.wait_for_load_state("networkidle")
             sheets = page.evaluate("[...document.styleSheets].map(s => s.href)")
             if all_features.base + "/theme/style.css" not in sheets:
                 failures.append(f"{path}: the theme is not loaded: {sheets}")
             failures += [f"{path}: {problem}" for problem in watch.problems]
+            watch.problems.clear()
     assert not failures, "\n".join(failures)
 
 
