@@ -88,8 +88,9 @@ def copy_site(folder: Path, base_url: str, *, edited: bool = False) -> Path:
     return root
 
 
-def edit(root: Path) -> None:
-    name, old, new = EDIT
+def edit(root: Path, name: str = EDIT[0], old: str = EDIT[1], new: str = EDIT[2]) -> None:
+    """Replace ``old`` (which must be there) by ``new`` in the site's file ``name``: by default
+    :data:`EDIT`."""
     path = root / name
     text = path.read_text("utf-8")
     assert old in text
@@ -360,11 +361,7 @@ def test_the_diff_pages_images_have_their_size(matrix: Matrix) -> None:
 def test_a_revised_article_may_link_to_its_own_headings(tmp_path: Path) -> None:
     root = copy_site(tmp_path, BASES["root"])
     for name in ("a_2020_en.py", "b_2021_ru.py", "c_2022_ko.py"):
-        path = root / "articles" / name
-        text = path.read_text("utf-8")
-        path.write_text(
-            text.replace("below](/articles/growing-note/#the-path)", "below](#the-path)"), "utf-8"
-        )
+        edit(root, f"articles/{name}", "below](/articles/growing-note/#the-path)", "below](#the-path)")
     built = build(root, tmp_path / "out")
     assert built.code == 0, built.err
 
@@ -394,9 +391,7 @@ def test_a_feed_entrys_fragment_link_resolves_against_xml_base_to_an_id(matrix: 
 )
 def test_an_article_may_link_to_an_earlier_revision_and_a_diff(tmp_path: Path) -> None:
     root = copy_site(tmp_path, BASES["root"])
-    path = root / "articles/a_2020_en.py"
-    text = path.read_text("utf-8")
     linking = "[the history](/articles/growing-note/revisions/1/), [a diff](/articles/growing-note/diff/2/)"
-    path.write_text(text.replace("[home](/)", f"[home](/), {linking}"), "utf-8")
+    edit(root, "articles/a_2020_en.py", "[home](/)", f"[home](/), {linking}")
     built = build(root, tmp_path / "out")
     assert built.code == 0, built.err
