@@ -2,9 +2,11 @@
 served the way GitHub Pages serves a project site: the output folder mounted at ``/sub/``.
 
 Every page type is opened, the feed is followed from a page's own link, and a search runs in
-the search box over both shards of the index. The page watch of ``test_browser`` aborts and
-reports every request that leaves ``/sub/``, and reports every failed request and every HTTP
-error but the deliberate visit of a missing page.
+the search box over both shards of the index. The site with every feature at once
+(``tests/sites/all_features``, with ``--drafts --future``) is served at ``/sub/dir/``: each of
+its pages is opened, and searches in its three languages open their article. The page watch of
+``test_browser`` aborts and reports every request that leaves the path, and reports every failed
+request and every HTTP error but the deliberate visit of a missing page.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
+from test_all_features import BASES, build, copy_site
 from test_browser import (
     DESKTOP,
     MISSING_PATH,
@@ -45,18 +48,22 @@ PAGES = [
 ]
 
 
-class _MountedHandler(_SiteHandler):
-    """The output folder mounted at ``/sub/``: nothing answers outside it (a missing page
-    below it gets the site's 404.html, as GitHub Pages serves a project site's)."""
+def mounted_at(prefix: str) -> type[_SiteHandler]:
+    """A handler serving the output folder mounted at ``prefix`` + ``/``: nothing answers
+    outside it (a missing page below it gets the site's 404.html, as GitHub Pages serves a
+    project site's)."""
 
-    def send_head(self):  # type: ignore[no-untyped-def]
-        if not self.path.startswith(PREFIX + "/"):
-            self.send_error(404)
-            return None
-        return super().send_head()
+    class _MountedHandler(_SiteHandler):
+        def send_head(self):  # type: ignore[no-untyped-def]
+            if not self.path.startswith(prefix + "/"):
+                self.send_error(404)
+                return None
+            return super().send_head()
 
-    def translate_path(self, path: str) -> str:
-        return super().translate_path(path.removeprefix(PREFIX))
+        def translate_path(self, path: str) -> str:
+            return super().translate_path(path.removeprefix(prefix))
+
+    return _MountedHandler
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +78,7 @@ def site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     root = make_site(tmp_path_factory.mktemp("sub-path"), "https://example.org/sub/", fillers=FILLERS)
     assert cli.main(["build", "--root", str(root)]) == 0
     out = root / "build"
-    with serving(out, _MountedHandler) as base:
+    with serving(out, mounted_at(PREFIX)) as base:
         yield Site(out, base + PREFIX, {}, [])
 
 
@@ -136,5 +143,64 @@ def test_search_finds_an_article_and_opens_it(browser: Browser, site: Site, shar
         result.click()
         page.wait_for_url(site.base.removesuffix(PREFIX) + expected)
         assert page.locator("article h1").inner_text().strip() == f"Filler {n}"
+        page.wait_for_load_state("networkidle")
+        assert not watch.problems, "\n".join(watch.problems)
+
+
+# --- every feature at once, two folders deep ----------------------------------------------------
+
+ALL_PREFIX = "/sub/dir"
+
+
+@pytest.fixture(scope="module")
+def all_features(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """``tests/sites/all_features`` built with ``--drafts --future`` (every page it can have)
+    below ``/sub/dir/``, at the build date of ``tests/test_all_features.py``, mounted there."""
+    folder = tmp_path_factory.mktemp("all-features")
+    built = build(copy_site(folder, BASES["sub-dir"]), folder / "out", "--drafts", "--future")
+    assert built.code == 0, built.err
+    with serving(built.out, mounted_at(ALL_PREFIX)) as base:
+        yield Site(built.out, base + ALL_PREFIX, {}, [])
+
+
+def test_every_page_of_the_all_features_site_loads_below_the_path(
+    browser: Browser, all_features: Site
+) -> None:
+    paths = ["/" + p.relative_to(all_features.root).as_posix() for p in all_features.root.rglob("*.html")]
+    paths = [*sorted(p.removesuffix("index.html") for p in paths), MISSING_PATH]
+    assert "/articles/growing-note/diff/4/" in paths and "/articles/draft-note/" in paths
+    failures = []
+    with watched_page(browser, all_features, viewport=DESKTOP) as (page, watch):  # one tab, page after page
+        for path in paths:
+            visit(page, watch, all_features, path)
+            page.wait_for_load_state("networkidle")
+            sheets = page.evaluate("[...document.styleSheets].map(s => s.href)")
+            if all_features.base + "/theme/style.css" not in sheets:
+                failures.append(f"{path}: the theme is not loaded: {sheets}")
+            failures += [f"{path}: {problem}" for problem in watch.problems]
+            watch.problems.clear()
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize(
+    ("word", "slug", "title"),
+    [
+        pytest.param("zeppelinword", "growing-note", "A growing note", id="en"),
+        pytest.param("уникален", "keys-ru", "Один ключ — одна строка", id="ru"),
+        pytest.param("저장합니다", "hangul-notes", "멱등성 키 정리", id="ko"),
+    ],
+)
+def test_search_on_the_all_features_site_opens_the_article(
+    browser: Browser, all_features: Site, word: str, slug: str, title: str
+) -> None:
+    expected = f"{ALL_PREFIX}/articles/{slug}/"
+    with watched_page(browser, all_features, viewport=DESKTOP) as (page, watch):
+        visit(page, watch, all_features, "/")
+        page.locator(".pagefind-ui__search-input").fill(word)
+        result = page.locator(f'.pagefind-ui__result-link[href="{expected}"]')
+        result.wait_for(state="visible")
+        result.click()
+        page.wait_for_url(all_features.base.removesuffix(ALL_PREFIX) + urllib.parse.quote(expected))
+        assert page.locator("article h1").inner_text().strip() == title
         page.wait_for_load_state("networkidle")
         assert not watch.problems, "\n".join(watch.problems)

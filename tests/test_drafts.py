@@ -4,19 +4,22 @@
 ``SOURCE_DATE_EPOCH`` when set), is validated and its fixtures run, but left out of the
 pages, lists, feed, sitemap, search index, ``revisions.json`` and ``revisions`` unless
 ``--drafts`` / ``--future`` include it, marked. A link from what is published to what is
-left out is a problem at the author's line.
+left out is a problem at the author's line. The two builds the tests read are made at the
+domain's root and below ``/sub/dir/`` (``conftest.BASE_PATHS``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import io
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import HEADER, SETTINGS, MakeSite, RunCli
+from conftest import HEADER, SETTINGS, MakeSite, RunCli, base_url_at, settings_at, write_site
 from drafts_site import (
     BUILD_DATE,
     DRAFT,
@@ -32,7 +35,9 @@ from drafts_site import (
     tree,
 )
 from jsonschema import Draft202012Validator
+from site_urls import dead_urls
 
+from site_builder import cli
 from site_builder.check.schedule import Schedule, Timing, build_date
 from site_builder.render.revisions_json import schema
 
@@ -99,32 +104,57 @@ def slugs(revisions_json: str) -> list[str]:
 # --- the default build ---------------------------------------------------------------------
 
 
+def built_at(folder: Path, base_path: str, *flags: str) -> tuple[Path, str]:
+    """The site of ``drafts_site`` served below ``base_path``, built with ``flags`` on the tests'
+    date: its output and what the build printed."""
+    root = write_site(folder, FILES, settings_at(base_path))
+    messages = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stderr(messages):
+        patch.setenv("SOURCE_DATE_EPOCH", epoch(BUILD_DATE))
+        code = cli.main(["build", "--root", str(root), *flags])
+    assert code == 0, messages.getvalue()
+    return root / "build", messages.getvalue()
+
+
+@pytest.fixture(scope="module")
+def default_build(base_path: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The default build at each base path, once; tests only read it."""
+    return built_at(tmp_path_factory.mktemp("default"), base_path)
+
+
+@pytest.fixture(scope="module")
+def drafts_build(base_path: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The build with ``--drafts --future`` at each base path, once; tests only read it."""
+    return built_at(tmp_path_factory.mktemp("drafts"), base_path, "--drafts", "--future")
+
+
 def test_the_default_build_leaves_out_the_draft_and_the_scheduled_revision(
-    site: Path, run_cli: RunCli
+    default_build: tuple[Path, str], base_path: str
 ) -> None:
-    err = build(run_cli, site)
-    out = site / "build"
+    out, err = default_build
+    url = base_url_at(base_path)
 
     assert err.splitlines()[0].startswith("built 1 revision, 5 pages in ")
     assert err.endswith(LEFT_OUT)
     assert sorted(p.name for p in (out / "articles").iterdir()) == [PUBLISHED]
-    assert card_links(out / "index.html") == [f"/articles/{PUBLISHED}/"]
-    assert card_links(out / "categories/notes/index.html") == [f"/articles/{PUBLISHED}/"]
+    assert card_links(out / "index.html") == [f"{base_path}articles/{PUBLISHED}/"]
+    assert card_links(out / "categories/notes/index.html") == [f"{base_path}articles/{PUBLISHED}/"]
     assert sorted(p.name for p in (out / "categories").iterdir()) == ["index.html", "notes"]
     assert [a.get_text() for a in soup(out / "categories/index.html").select("main a")] == ["Notes"]
-    assert feed_links(out) == [f"https://example.org/articles/{PUBLISHED}/"]
+    assert feed_links(out) == [f"{url}articles/{PUBLISHED}/"]
     assert sitemap_urls(out) == [
-        "https://example.org/",
-        f"https://example.org/articles/{PUBLISHED}/",
-        "https://example.org/categories/",
-        "https://example.org/categories/notes/",
+        url,
+        f"{url}articles/{PUBLISHED}/",
+        f"{url}categories/",
+        f"{url}categories/notes/",
     ]
     assert slugs((out / "revisions.json").read_text("utf-8")) == [PUBLISHED]
-    indexed = search_index(out)
+    indexed = search_index(out)  # site-relative: the search box puts results below the base path
     assert list(indexed) == [f"/articles/{PUBLISHED}/"]
     assert not any(word in text for text in indexed.values() for word in (DRAFT_WORD, LATER_WORD))
     whole = b"".join(tree(out).values()).decode("utf-8", "replace")
     assert DRAFT not in whole and LATER not in whole and DRAFT_WORD not in whole
+    assert dead_urls(out, url) == []
 
 
 def test_revisions_leaves_them_out_too_and_says_so(site: Path, run_cli: RunCli) -> None:
@@ -202,9 +232,9 @@ def test_draft_must_be_a_bool(make_site: MakeSite, run_cli: RunCli) -> None:
 # --- --drafts and --future -------------------------------------------------------------------
 
 
-def test_drafts_and_future_include_them_marked(site: Path, run_cli: RunCli) -> None:
-    err = build(run_cli, site, "--drafts", "--future")
-    out = site / "build"
+def test_drafts_and_future_include_them_marked(drafts_build: tuple[Path, str], base_path: str) -> None:
+    out, err = drafts_build
+    url = base_url_at(base_path)
 
     assert err.splitlines() == [err.splitlines()[0]]  # nothing left out, nothing said about it
     assert err.startswith("built 3 revisions, 9 pages in ")
@@ -215,13 +245,12 @@ def test_drafts_and_future_include_them_marked(site: Path, run_cli: RunCli) -> N
     assert 'class="status' not in published
     index = (out / "index.html").read_text("utf-8")
     assert index.count(DRAFT_MARK) == 1 and index.count(LATER_MARK) == 1
-    assert card_links(out / "index.html") == [f"/articles/{x}/" for x in (LATER, PUBLISHED, DRAFT)]
-    assert card_links(out / "categories/drafts-only/index.html") == [f"/articles/{DRAFT}/"]
-    assert sorted(feed_links(out)) == sorted(
-        f"https://example.org/articles/{x}/" for x in (DRAFT, LATER, PUBLISHED)
-    )
-    assert f"https://example.org/articles/{DRAFT}/" in sitemap_urls(out)
-    assert "https://example.org/categories/later/" in sitemap_urls(out)
+    assert card_links(out / "index.html") == [f"{base_path}articles/{x}/" for x in (LATER, PUBLISHED, DRAFT)]
+    assert card_links(out / "categories/drafts-only/index.html") == [f"{base_path}articles/{DRAFT}/"]
+    assert sorted(feed_links(out)) == sorted(f"{url}articles/{x}/" for x in (DRAFT, LATER, PUBLISHED))
+    assert f"{url}articles/{DRAFT}/" in sitemap_urls(out)
+    assert f"{url}categories/later/" in sitemap_urls(out)
+    assert dead_urls(out, url) == []
     data = json.loads((out / "revisions.json").read_text("utf-8"))
     assert [(item["slug"], item["draft"]) for item in data] == [
         (LATER, False),

@@ -2,8 +2,9 @@
 
 The site below is the acceptance site of the issue: one article in three batches
 (three revisions). The tests read what a reader, a feed reader, a search engine and an
-importer get, and then break each rule that ties revisions together, one at a time,
-reading the exact problem line.
+importer get, from the site built at the domain's root and below ``/sub/dir/``
+(``conftest.BASE_PATHS``), and then break each rule that ties revisions together, one at a
+time, reading the exact problem line.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import json
 import textwrap
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import SETTINGS, MakeSite, RunCli
+from conftest import SETTINGS, MakeSite, RunCli, base_url_at, build_quietly, settings_at, write_site
 from jsonschema import Draft202012Validator
+from site_urls import dead_urls
 from test_drafts import feed_links, search_index, sitemap_urls
 
 from site_builder.language.labels import HISTORY, built_in
@@ -24,9 +27,16 @@ from site_builder.render.revisions_json import schema
 
 SLUG = "growing-note"
 ATOM = "{http://www.w3.org/2005/Atom}"
+SHOWN = (
+    f'figure("/assets/path.svg", "Client and server", "The path."), '
+    f'paragraph("Back to [the start](/articles/{SLUG}/#start).")'
+)
+"""The end of every revision's body: an image and a link, the same in each (so no diff marks
+them), which the revision and diff pages show below the base path."""
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"/>\n'
 
 FIRST = f'''\
-from site_builder import Source, fixture, heading, paragraph, revision, verified_output
+from site_builder import Source, figure, fixture, heading, paragraph, revision, verified_output
 
 SOURCES = [Source(title="A", url="https://a.example/", note="a"),
            Source(title="B", url="https://b.example/", note="b")]
@@ -41,12 +51,12 @@ revisions = [revision(
     slug="{SLUG}", title="Growing note", categories=["Notes"], excerpt="It grows.",
     published="2020-06-18",
     body=[heading("Start"), paragraph("The first words of the note & oldword."),
-          verified_output(answer, expected={{"value": 41}})],
+          verified_output(answer, expected={{"value": 41}}), {SHOWN}],
     sources=SOURCES)]
 '''
 
 SECOND = f'''\
-from site_builder import fixture, heading, paragraph, revision, verified_output
+from site_builder import figure, fixture, heading, paragraph, revision, verified_output
 
 from a_2020 import SOURCES
 
@@ -62,12 +72,12 @@ revisions = [revision(
     revised="2021-03-01",
     changes="The answer was **41**; it is 42.",
     body=[heading("Start"), paragraph("The first words of the note & more."),
-          verified_output(answer, expected={{"value": 42}})],
+          verified_output(answer, expected={{"value": 42}}), {SHOWN}],
     sources=SOURCES)]
 '''
 
 THIRD = f'''\
-from site_builder import heading, paragraph, revision
+from site_builder import figure, heading, paragraph, revision
 
 from a_2020 import SOURCES
 
@@ -77,7 +87,7 @@ revisions = [revision(
     revised="2022-01-10",
     changes="A second paragraph, with the newword.",
     body=[heading("Start"), paragraph("The first words of the note <and> more."),
-          paragraph("A newword paragraph.")],
+          paragraph("A newword paragraph."), {SHOWN}],
     sources=SOURCES)]
 '''
 
@@ -102,11 +112,25 @@ def build(run_cli: RunCli, site: Path, *args: str) -> Path:
 
 
 @pytest.fixture
-def built(make_site: MakeSite, run_cli: RunCli) -> Path:
-    return build(run_cli, make_site(FILES))
+def make_site(make_site: MakeSite) -> MakeSite:
+    """conftest's ``make_site``, with the image every revision shows."""
+
+    def make(files: dict[str, str], *args: Any, **kwargs: Any) -> Path:
+        return make_site({"assets/path.svg": SVG, **files}, *args, **kwargs)
+
+    return make
 
 
-def test_the_latest_page_shows_the_history_newest_first(built: Path) -> None:
+@pytest.fixture(scope="module")
+def built(base_path: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The three revisions built once at each base path; the tests only read the output."""
+    root = write_site(
+        tmp_path_factory.mktemp("revised"), {**FILES, "assets/path.svg": SVG}, settings_at(base_path)
+    )
+    return build_quietly(root)
+
+
+def test_the_latest_page_shows_the_history_newest_first(built: Path, base_path: str) -> None:
     latest = page(built, "latest")
     assert "A newword paragraph." in latest.select_one(".article-body").get_text()
     meta = latest.select_one(".meta").get_text(" ", strip=True)
@@ -120,22 +144,22 @@ def test_the_latest_page_shows_the_history_newest_first(built: Path) -> None:
     assert [li.select_one("time")["datetime"] for li in entries] == ["2022-01-10", "2021-03-01", "2020-06-18"]
     assert "The answer was 41 ; it is 42." in entries[1].get_text(" ", strip=True)
     assert [a["href"] for li in entries for a in li.select("a")] == [
-        f"/articles/{SLUG}/diff/3/",
-        f"/articles/{SLUG}/revisions/2/",
-        f"/articles/{SLUG}/diff/2/",
-        f"/articles/{SLUG}/revisions/1/",
+        f"{base_path}articles/{SLUG}/diff/3/",
+        f"{base_path}articles/{SLUG}/revisions/2/",
+        f"{base_path}articles/{SLUG}/diff/2/",
+        f"{base_path}articles/{SLUG}/revisions/1/",
     ]
     assert entries[0]["aria-current"] == "page"
 
 
-def test_earlier_revisions_stay_readable_and_name_the_latest_canonical(built: Path) -> None:
+def test_earlier_revisions_stay_readable_and_name_the_latest_canonical(built: Path, base_path: str) -> None:
     for number, words in ((1, "oldword"), (2, "42")):
         old = page(built, f"revision {number}")
         assert words in old.select_one(".article-body").get_text()
-        assert old.select_one('link[rel="canonical"]')["href"] == f"https://example.org/articles/{SLUG}/"
+        assert old.select_one('link[rel="canonical"]')["href"] == f"{base_url_at(base_path)}articles/{SLUG}/"
         notice = old.select_one(".revision-notice")
         assert notice is not None and f"revision {number} of" in notice.get_text()
-        assert notice.select_one("a")["href"] == f"/articles/{SLUG}/"
+        assert notice.select_one("a")["href"] == f"{base_path}articles/{SLUG}/"
         assert (
             old.select_one("#history li[aria-current]")
             .get_text(" ", strip=True)
@@ -155,23 +179,35 @@ def test_diff_pages_mark_words_with_ins_and_del(built: Path) -> None:
     assert "Revision 2 of 2021-03-01 compared with revision 3 of 2022-01-10" in third.get_text()
 
 
-def test_lists_feed_and_sitemap_show_one_entry_dated_by_the_latest(built: Path) -> None:
+def test_revision_and_diff_pages_show_the_bodys_urls_below_the_base_path(built: Path, base_path: str) -> None:
+    """The image and the link every revision ends with, on each page that shows a body (the diff
+    pages did not move them below the path before commit 8fabba2); every URL leads somewhere."""
+    for name in PAGES:
+        body = page(built, name).select_one(".diff" if name.startswith("diff") else ".article-body")
+        assert [img["src"] for img in body.select("img")] == [f"{base_path}assets/path.svg"], name
+        assert f"{base_path}articles/{SLUG}/#start" in [a["href"] for a in body.select("a")], name
+    assert dead_urls(built, base_url_at(base_path)) == []
+
+
+def test_lists_feed_and_sitemap_show_one_entry_dated_by_the_latest(built: Path, base_path: str) -> None:
+    url = f"{base_url_at(base_path)}articles/{SLUG}/"
     index = BeautifulSoup((built / "index.html").read_text("utf-8"), "html.parser")
     cards = index.select("li.card")
     assert len(cards) == 1 and cards[0].select_one("time")["datetime"] == "2022-01-10"
-    assert feed_links(built) == [f"https://example.org/articles/{SLUG}/"]
+    assert feed_links(built) == [url]
     entry = next(ET.parse(built / "feed.xml").getroot().iter(f"{ATOM}entry"))
     assert entry.findtext(f"{ATOM}published") == "2020-06-18T00:00:00Z"
     assert entry.findtext(f"{ATOM}updated") == "2022-01-10T00:00:00Z"
     assert "newword" in (entry.findtext(f"{ATOM}content") or "")
     urls = sitemap_urls(built)
-    assert f"https://example.org/articles/{SLUG}/" in urls
+    assert url in urls
     assert not [u for u in urls if "/revisions/" in u or "/diff/" in u]
     sitemap = (built / "sitemap.xml").read_text("utf-8")
-    assert f"<loc>https://example.org/articles/{SLUG}/</loc>\n    <lastmod>2022-01-10</lastmod>" in sitemap
+    assert f"<loc>{url}</loc>\n    <lastmod>2022-01-10</lastmod>" in sitemap
 
 
 def test_search_indexes_the_latest_revision_only(built: Path) -> None:
+    # Pagefind's results are site-relative: its UI puts them below the base path (baseUrl).
     indexed = search_index(built)
     assert sorted(indexed) == [f"/articles/{SLUG}/"]
     assert "newword" in indexed[f"/articles/{SLUG}/"]

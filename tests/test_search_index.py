@@ -1,5 +1,6 @@
 """The search indexer reads the staged site in place: Pagefind is told which pages form a
-shard by a glob, so a page's path must reach it as a literal path whatever it holds."""
+shard by a glob, so a page's path must reach it as a literal path whatever it holds. A built
+site's index, in two shards, leads the search box to its pages at the root and below a path."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import HEADER, base_url_at, build_quietly, settings_at, write_site
+from site_urls import dead_urls, search_urls
 
 from site_builder.build.staging import link
 from site_builder.search.indexing import Index, Indexing
+from site_builder.search.shards import shard_count
 
 PAGE = """<!doctype html><html lang="en"><head><title>{title}</title></head>
 <body><main data-pagefind-body><h1>{title}</h1><p>{word} is here.</p></main></body></html>
@@ -98,3 +102,40 @@ def test_a_shard_starts_when_the_last_of_its_batches_arrives_and_only_then(tmp_p
     for number, folder in enumerate(index.bundles):  # published in shard order, whatever finished first
         urls = {"/" + path.removesuffix("index.html") for name in by_shard[number] for path in pages[name]}
         assert indexed_urls(staging / folder) == urls
+
+
+PAGES_BATCH = (
+    HEADER
+    + """
+revisions = [revision(
+    slug="page-{n:02d}", title="Page {n}", categories=["Pages"], excerpt="A page.",
+    published="2020-01-{day:02d}", body=[paragraph("The words of page {n}.")],
+    sources=[Source(title="A", url="https://a.example/", note="a"),
+             Source(title="B", url="https://b.example/", note="b")])]
+"""
+)
+BATCHES = 12
+
+
+@pytest.fixture(scope="module")
+def sharded(base_path: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A site of :data:`BATCHES` one-page batches (two shards), built once at each base path."""
+    assert shard_count(BATCHES) == 2
+    files = {f"articles/page_{n:02d}.py": PAGES_BATCH.format(n=n, day=n + 1) for n in range(BATCHES)}
+    return build_quietly(write_site(tmp_path_factory.mktemp("sharded"), files, settings_at(base_path)))
+
+
+def test_every_bundle_and_result_of_a_built_index_leads_to_a_page_below_the_base_path(
+    sharded: Path, base_path: str
+) -> None:
+    base_url = base_url_at(base_path)
+    found = search_urls(sharded, base_url)
+
+    bundles = [f.url for f in found if f.where.endswith("bundle")]
+    assert bundles == [f"{base_path}pagefind/", f"{base_path}pagefind/shard-01/"]
+    # Results are site-relative in the index; the search box resolves them below the base path.
+    results = sorted(f.resolved for f in found if f.where.endswith(" url"))
+    assert results == [f"{base_url}articles/page-{n:02d}/" for n in range(BATCHES)]
+    assert dead_urls(sharded, base_url, found) == []
+    script = (sharded / "pagefind/site-search.js").read_text("utf-8")
+    assert script.count(f'baseUrl: "{base_path}"') == (0 if base_path == "/" else 2)

@@ -3,13 +3,12 @@
 Issue 15 item 6. Each article page carries OpenGraph and Twitter card tags and a JSON-LD
 ``Article``; an SVG cover is drawn as a 1200 × 630 PNG (social sites take no SVG), once per
 distinct cover; the ``author`` setting names the author of the feed and the pages. The
-tests parse the built pages as a crawler would and read the PNGs back.
+tests parse the built pages as a crawler would and read the PNGs back; the site they read is
+built at the domain's root and below ``/sub/dir/`` (``conftest.BASE_PATHS``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import shutil
 import struct
@@ -18,16 +17,15 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from conftest import HEADER, SETTINGS, RunCli
+from conftest import HEADER, SETTINGS, RunCli, base_url_at, build_quietly, settings_at
+from site_urls import dead_urls
 
-from site_builder import cli
 from site_builder.build import covers
 from site_builder.build.store import CACHE_DIR
 from site_builder.render.cover_png import draw_png, font_stamp, png_path
 from site_builder.render.sharing import og_locale
 
 ATOM = "{http://www.w3.org/2005/Atom}"
-BASE = "https://example.org/"
 HOSTILE = "</script><b>\"&'"
 AUTHOR = 'Ada "A." <Lovelace> & Co'
 
@@ -89,19 +87,17 @@ def write_site(root: Path, settings: str = SETTINGS, articles: str = SITE_BATCH)
     return root
 
 
-def build(root: Path, *args: str) -> Path:
-    messages = io.StringIO()
-    with contextlib.redirect_stderr(messages):
-        code = cli.main(["build", "--root", str(root), *args])
-    assert code == 0, messages.getvalue()
-    return Path(args[args.index("--out") + 1]) if "--out" in args else root / "build"
+@pytest.fixture(scope="module")
+def built(base_path: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sharing site with an ``author`` set, built once at each base path; tests only read it."""
+    settings = settings_at(base_path) + f"author = {json.dumps(AUTHOR)}\n"
+    return build_quietly(write_site(tmp_path_factory.mktemp("sharing") / "site", settings))
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sharing site with an ``author`` set, built once; tests only read it."""
-    settings = SETTINGS + f"author = {json.dumps(AUTHOR)}\n"
-    return build(write_site(tmp_path_factory.mktemp("sharing") / "site", settings))
+def base(base_path: str) -> str:
+    """The base URL :func:`built` is served from: every URL shared lies below it."""
+    return base_url_at(base_path)
 
 
 def head(out: Path, slug: str) -> Tag:
@@ -138,9 +134,9 @@ def png_header(path: Path) -> tuple[int, int]:
 # --- the tags of an article page -------------------------------------------------------
 
 
-def test_an_article_with_an_svg_cover_carries_every_tag_with_its_exact_value(built: Path) -> None:
-    url = f"{BASE}articles/hostile/"
-    image = f"{BASE}og/covers/wide.svg.png"
+def test_an_article_with_an_svg_cover_carries_every_tag_with_its_exact_value(built: Path, base: str) -> None:
+    url = f"{base}articles/hostile/"
+    image = f"{base}og/covers/wide.svg.png"
 
     assert meta_tags(head(built, "hostile")) == [
         ("property", "og:type", "article"),
@@ -162,8 +158,8 @@ def test_an_article_with_an_svg_cover_carries_every_tag_with_its_exact_value(bui
     ]
 
 
-def test_the_json_ld_is_an_article_with_exact_fields(built: Path) -> None:
-    url = f"{BASE}articles/hostile/"
+def test_the_json_ld_is_an_article_with_exact_fields(built: Path, base: str) -> None:
+    url = f"{base}articles/hostile/"
 
     assert json_ld(head(built, "hostile")) == {
         "@context": "https://schema.org",
@@ -176,7 +172,7 @@ def test_the_json_ld_is_an_article_with_exact_fields(built: Path) -> None:
         "author": {"@type": "Person", "name": AUTHOR},
         "url": url,
         "mainEntityOfPage": {"@type": "WebPage", "@id": url},
-        "image": f"{BASE}og/covers/wide.svg.png",
+        "image": f"{base}og/covers/wide.svg.png",
     }
 
 
@@ -200,12 +196,13 @@ def test_a_hostile_title_stays_text_in_every_tag_and_never_ends_the_script(built
         assert f'<meta {attribute}="{name}" content="{escaped}">' in page, name
 
 
-def test_the_og_image_is_a_png_of_the_declared_size_in_the_output(built: Path) -> None:
+def test_the_og_image_is_a_png_of_the_declared_size_in_the_output(built: Path, base: str) -> None:
     for slug in ("hostile", "tall-cover"):
         tags = {name: content for _, name, content in meta_tags(head(built, slug))}
-        assert tags["og:image"].startswith(BASE)
-        png = built / tags["og:image"].removeprefix(BASE)
+        assert tags["og:image"].startswith(base)  # deployed below the base path
+        png = built / tags["og:image"].removeprefix(base)
         assert png_header(png) == (int(tags["og:image:width"]), int(tags["og:image:height"])) == (1200, 630)
+    assert dead_urls(built, base) == []  # every URL shared, the JSON-LD's too, leads to a built file
 
 
 def test_articles_sharing_a_cover_share_one_png(built: Path) -> None:
@@ -221,11 +218,11 @@ def test_articles_sharing_a_cover_share_one_png(built: Path) -> None:
     ]
 
 
-def test_a_png_cover_is_used_as_it_is_and_no_cover_means_a_summary_card(built: Path) -> None:
+def test_a_png_cover_is_used_as_it_is_and_no_cover_means_a_summary_card(built: Path, base: str) -> None:
     photo = dict((n, c) for _, n, c in meta_tags(head(built, "photo-cover")))
     plain = dict((n, c) for _, n, c in meta_tags(head(built, "no-cover")))
 
-    assert photo["og:image"] == f"{BASE}assets/covers/photo.png"
+    assert photo["og:image"] == f"{base}assets/covers/photo.png"
     assert (photo["og:image:alt"], photo["twitter:card"]) == ("Title of photo-cover", "summary_large_image")
     assert "og:image:width" not in photo and "og:image:type" not in photo  # not read from the file
     assert photo["og:locale"] == "en_GB"
@@ -246,27 +243,13 @@ def test_the_author_setting_names_the_author_everywhere(built: Path) -> None:
 def test_without_an_author_the_site_title_is_the_author_as_an_organisation(
     tmp_path: Path, run_cli: RunCli
 ) -> None:
-    out = build(write_site(tmp_path / "site", articles=batch(revision("no-cover", "2024-02-29"))))
+    out = build_quietly(write_site(tmp_path / "site", articles=batch(revision("no-cover", "2024-02-29"))))
     found = head(out, "no-cover")
 
     assert json_ld(found)["author"] == {"@type": "Organization", "name": "Test site"}  # type: ignore[index]
     assert [m["content"] for m in found.find_all("meta", attrs={"name": "author"})] == ["Test site"]
     feed = ET.parse(out / "feed.xml").getroot()
     assert feed.findtext(f"{ATOM}author/{ATOM}name") == "Test site"
-
-
-def test_a_site_below_a_path_shares_urls_below_that_path(tmp_path: Path) -> None:
-    settings = SETTINGS.replace('base_url = "https://example.org/"', 'base_url = "https://example.org/sub/"')
-    out = build(write_site(tmp_path / "site", settings))
-    found = head(out, "hostile")
-    tags = {name: content for _, name, content in meta_tags(found)}
-
-    assert tags["og:url"] == "https://example.org/sub/articles/hostile/"
-    assert tags["og:image"] == "https://example.org/sub/og/covers/wide.svg.png"
-    assert json_ld(found)["mainEntityOfPage"]["@id"] == tags["og:url"]  # type: ignore[index]
-    assert png_header(out / "og/covers/wide.svg.png") == (1200, 630)  # deployed at /sub/og/…
-    photo = {name: content for _, name, content in meta_tags(head(out, "photo-cover"))}
-    assert photo["og:image"] == "https://example.org/sub/assets/covers/photo.png"
 
 
 @pytest.mark.parametrize(
@@ -343,8 +326,8 @@ def test_this_sites_korean_and_russian_covers_draw_their_text() -> None:
 
 
 def test_two_clean_builds_write_the_same_png_bytes(tmp_path: Path) -> None:
-    first = build(write_site(tmp_path / "one"), "--no-cache")
-    second = build(write_site(tmp_path / "two"), "--no-cache")
+    first = build_quietly(write_site(tmp_path / "one"), "--no-cache")
+    second = build_quietly(write_site(tmp_path / "two"), "--no-cache")
 
     for name in ("og/covers/wide.svg.png", "og/covers/tall.svg.png"):
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
@@ -379,22 +362,22 @@ def test_each_distinct_cover_is_drawn_once_and_then_kept_by_the_cache(
         articles=batch(*many, revision("tall", "2024-01-02", cover="/assets/covers/tall.svg")),
     )
 
-    build(root)
+    build_quietly(root)
     assert sorted(drawings) == sorted([WIDE_SVG.encode(), TALL_SVG.encode()])
 
     drawings.clear()
     (root / "articles/sharing.py").write_text(
         batch(*many[:20], revision("new", "2024-02-02", cover="/assets/covers/tall.svg")), "utf-8"
     )
-    build(root)
+    build_quietly(root)
     assert drawings == []  # the output and the cache hold both drawings
 
     shutil.rmtree(root / "build")
-    build(root)
+    build_quietly(root)
     assert drawings == []  # the cache alone holds them
 
     (root / "assets/covers/tall.svg").write_text(TALL_SVG.replace("#36c", "#c63"), "utf-8")
-    build(root)
+    build_quietly(root)
     assert drawings == [TALL_SVG.replace("#36c", "#c63").encode()]
     kept = sorted(p.name for p in (root / CACHE_DIR / "og").iterdir())
     assert kept == sorted(covers.drawing_key(svg, font_stamp()) for svg in (WIDE_SVG.encode(), drawings[0]))
@@ -428,12 +411,12 @@ def test_each_distinct_cover_is_drawn_once_and_then_kept_by_the_cache(
 )
 def test_after_a_cover_change_the_next_build_equals_a_clean_build(change, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     root = write_site(tmp_path / "site")
-    build(root)
+    build_quietly(root)
     change(root)
 
-    out = build(root)
+    out = build_quietly(root)
 
-    assert tree(out) == tree(build(root, "--no-cache", "--out", str(tmp_path / "clean")))
+    assert tree(out) == tree(build_quietly(root, "--no-cache", "--out", str(tmp_path / "clean")))
 
 
 def test_a_cover_that_cannot_be_drawn_is_a_problem_at_its_line(tmp_path: Path, run_cli: RunCli) -> None:
@@ -464,10 +447,10 @@ def test_many_new_covers_are_drawn_in_worker_processes_into_the_same_bytes(
     for n in range(count):
         (root / f"assets/covers/c{n:02}.svg").write_text(WIDE_SVG.replace("Повтор", f"№ {n}"), "utf-8")
 
-    alone = build(root, "--no-cache", "--jobs", "1", "--out", str(tmp_path / "alone"))
+    alone = build_quietly(root, "--no-cache", "--jobs", "1", "--out", str(tmp_path / "alone"))
     assert len(drawings) == count  # in the build's own process
     drawings.clear()
-    pooled = build(root, "--no-cache", "--jobs", "2", "--out", str(tmp_path / "pooled"))
+    pooled = build_quietly(root, "--no-cache", "--jobs", "2", "--out", str(tmp_path / "pooled"))
 
     assert drawings == []  # every one in a worker process
     assert tree(pooled / "og") == tree(alone / "og")

@@ -18,12 +18,22 @@ import shutil
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import SITES, RunCli
+from conftest import SITES, RunCli, set_base_url
 from reference import check_pages
+from site_urls import (
+    ATOM,
+    SITEMAP,
+    XML_BASE,
+    dead_urls,
+    differing_beyond_urls,
+    feed_urls,
+    files_of,
+    html_urls,
+)
 
 from site_builder import cli
 from site_builder.check.site_layout import site_relative, under
@@ -32,16 +42,11 @@ from site_builder.render.sub_path import move_under
 from site_builder.search.pagefind import merging_script
 from site_builder.settings import Settings
 
-ATOM = "{http://www.w3.org/2005/Atom}"
-SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
 HOST = "example.org"
 SUB = f"https://{HOST}/sub/"
 ROOT = f"https://{HOST}/"
-
-# Attributes whose value is one URL, and those holding a list of them (srcset).
-URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "poster", "cite", "data", "background"})
-SRCSET_ATTRIBUTES = frozenset({"srcset", "imagesrcset"})
+SUB_PATHS = ("/sub/", "/sub/dir/")
+"""The paths the built-site tests run below: one folder deep (a GitHub Pages project site) and two."""
 
 LINKS_BATCH = '''\
 """An article whose body links into the site the ways authors write it."""
@@ -95,10 +100,7 @@ def make_site(folder: Path, base_url: str, *, fillers: int = 0) -> Path:
     one-article batches (eleven or more make two search shards), served from ``base_url``."""
     root = folder / "site"
     shutil.copytree(SITES / "valid_site", root)
-    settings = root / "pyproject.toml"
-    text = settings.read_text("utf-8")
-    assert f'base_url = "{ROOT}"' in text
-    settings.write_text(text.replace(f'base_url = "{ROOT}"', f'base_url = "{base_url}"'), "utf-8")
+    set_base_url(root, base_url)
     (root / "articles/links_en.py").write_text(LINKS_BATCH, "utf-8")
     for n in range(fillers):
         batch = FILLER_BATCH.format(n=n, day=n + 1, word=filler_word(n))
@@ -112,23 +114,43 @@ def build(run_cli: RunCli, root: Path) -> Path:
     return root / "build"
 
 
-def files_of(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
-    }
+def build_once(folder: Path, base_url: str) -> Path:
+    root = make_site(folder, base_url)
+    messages = io.StringIO()
+    with contextlib.redirect_stderr(messages):
+        assert cli.main(["build", "--root", str(root)]) == 0, messages.getvalue()
+    return root / "build"
+
+
+@dataclass(frozen=True)
+class Sites:
+    """The same site built below a path and at the domain's root."""
+
+    path: str
+    """The path the first is served below (``/sub/``)."""
+    sub: Path
+    """Its output."""
+    root: Path
+    """The output of the build at the domain's root."""
+
+    @property
+    def url(self) -> str:
+        return f"https://{HOST}{self.path}"
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The same site built below ``/sub/`` and at the domain's root (each built once)."""
-    built = {}
-    for name, base_url in (("sub", SUB), ("root", ROOT)):
-        root = make_site(tmp_path_factory.mktemp(name), base_url)
-        messages = io.StringIO()
-        with contextlib.redirect_stderr(messages):
-            assert cli.main(["build", "--root", str(root)]) == 0, messages.getvalue()
-        built[name] = root / "build"
-    return built
+def root_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built at the domain's root, once."""
+    return build_once(tmp_path_factory.mktemp("root"), ROOT)
+
+
+@pytest.fixture(scope="module", params=SUB_PATHS, ids=["sub", "sub-dir"])
+def sites(
+    request: pytest.FixtureRequest, root_build: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Sites:
+    """The site built below each of :data:`SUB_PATHS` (each once), and at the root."""
+    path = str(request.param)
+    return Sites(path, build_once(tmp_path_factory.mktemp("sub"), f"https://{HOST}{path}"), root_build)
 
 
 # --- the base path and the helpers that use it -------------------------------------------
@@ -269,45 +291,10 @@ def test_a_template_link_outside_the_path_fails_the_build(tmp_path: Path, run_cl
 # --- the built site ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Found:
-    """A URL written in the site: where, and what it resolves to when the page is served."""
-
-    where: str
-    url: str
-    resolved: str
-
-
-def html_urls(out: Path) -> list[Found]:
-    """Every URL-valued attribute of every element of every built HTML page, resolved."""
-    found = []
-    for page in sorted(out.rglob("*.html")):
-        path = page.relative_to(out).as_posix()
-        served = urljoin(SUB, path.removesuffix("index.html"))
-        tree = BeautifulSoup(page.read_text("utf-8"), "html5lib")
-        for element in tree.find_all(True):
-            for name, value in element.attrs.items():
-                for url in attribute_urls(element.name, name, value, element.attrs):
-                    found.append(Found(f"{path} <{element.name} {name}>", url, urljoin(served, url)))
-    return found
-
-
-def attribute_urls(tag: str, name: str, value: object, attrs: dict[str, object]) -> list[str]:
-    """The URLs an attribute holds: one, a srcset's list, or a meta tag's URL ``content``."""
-    text = " ".join(value) if isinstance(value, list) else str(value)
-    if name in URL_ATTRIBUTES:
-        return [text.strip()]
-    if name in SRCSET_ATTRIBUTES:
-        return [part.split()[0] for part in text.split(",") if part.strip()]
-    if tag == "meta" and name == "content" and re.match(r"(https?:)?/", text):
-        return [text]
-    return []
-
-
-def outside(resolved: str) -> bool:
-    """A URL on the site's host that leaves ``/sub/`` (it would be dead once deployed)."""
+def outside(resolved: str, path: str = "/sub/") -> bool:
+    """A URL on the site's host that leaves ``path`` (it would be dead once deployed)."""
     parts = urlsplit(resolved)
-    return parts.scheme in ("http", "https") and parts.hostname == HOST and not parts.path.startswith("/sub/")
+    return parts.scheme in ("http", "https") and parts.hostname == HOST and not parts.path.startswith(path)
 
 
 SCANNED_PAGE = """<!doctype html><html><head>
@@ -324,135 +311,90 @@ def test_the_url_scan_sees_every_kind_of_url_attribute(tmp_path: Path) -> None:
     page.parent.mkdir(parents=True)
     page.write_text(SCANNED_PAGE, "utf-8")
 
-    strays = sorted(f.url for f in html_urls(tmp_path) if outside(f.resolved))
+    strays = sorted(f.url for f in html_urls(tmp_path, SUB) if outside(f.resolved))
 
     assert strays == ["../../../up/", "/b.svg", "/search", "/x.svg", "https://example.org/o.png"]
 
 
-def test_no_url_of_any_page_leaves_the_sub_path(sites: dict[str, Path]) -> None:
-    out = sites["sub"]
-    found = html_urls(out)
-    strays = [f"{f.where}: {f.url}" for f in found if outside(f.resolved)]
+def test_no_url_of_any_page_leaves_the_sub_path(sites: Sites) -> None:
+    out, path = sites.sub, sites.path
+    found = html_urls(out, sites.url)
+    strays = [f"{f.where}: {f.url}" for f in found if outside(f.resolved, path)]
     assert not strays, "\n".join(strays)
-    # Every URL on the site's host names a file the build wrote, once the path is taken off.
-    dead = [
-        f"{f.where}: {f.url}"
-        for f in found
-        if urlsplit(f.resolved).hostname == HOST and not served_file(out, urlsplit(f.resolved).path)
-    ]
-    assert not dead, "\n".join(dead)
+    # Every URL on the site's host names a file the build wrote, once the path is taken off;
+    # and so does every URL of the feed, the sitemap, robots.txt, revisions.json and the search.
+    assert dead_urls(out, sites.url) == []
     # Not vacuous: the chrome, the search, the cards and the author's links are all among them.
     written = {f.url for f in found}
     for url in (
-        "/sub/",
-        "/sub/theme/style.css",
-        "/sub/theme/favicon.svg",
-        "/sub/feed.xml",
-        "/sub/categories/",
-        "/sub/categories/paths/",
-        "/sub/pagefind/pagefind-ui.css",
-        "/sub/pagefind/pagefind-ui.js",
-        "/sub/pagefind/site-search.js",
-        "/sub/assets/db/cover.svg",
-        "/sub/assets/db/write-path.svg",
-        "/sub/articles/retry-budget/#the-budget",
-        "/sub/articles/links-below-a-path/",
-        f"{SUB}articles/links-below-a-path/",
+        "",
+        "theme/style.css",
+        "theme/favicon.svg",
+        "feed.xml",
+        "categories/",
+        "categories/paths/",
+        "pagefind/pagefind-ui.css",
+        "pagefind/pagefind-ui.js",
+        "pagefind/site-search.js",
+        "assets/db/cover.svg",
+        "assets/db/write-path.svg",
+        "articles/retry-budget/#the-budget",
+        "articles/links-below-a-path/",
     ):
-        assert url in written, f"no page writes {url}"
-    assert any(unquote(u).startswith("/sub/articles/one-key-one-row/#") for u in written)
+        assert path + url in written, f"no page writes {path + url}"
+    assert f"{sites.url}articles/links-below-a-path/" in written
+    assert any(unquote(u).startswith(f"{path}articles/one-key-one-row/#") for u in written)
 
 
-def served_file(out: Path, path: str) -> bool:
-    relative = site_relative("/sub/", unquote(path))
-    if relative is None:
-        return False
-    target = out / relative.lstrip("/")
-    return target.is_file() or (target / "index.html").is_file()
-
-
-def test_the_404_page_links_below_the_path_from_any_depth(sites: dict[str, Path]) -> None:
-    tree = BeautifulSoup((sites["sub"] / "404.html").read_text("utf-8"), "html5lib")
+def test_the_404_page_links_below_the_path_from_any_depth(sites: Sites) -> None:
+    tree = BeautifulSoup((sites.sub / "404.html").read_text("utf-8"), "html5lib")
     urls = [str(a["href"]) for a in tree.select("a[href]") if not str(a["href"]).startswith("#")]
     urls += [str(e["src"]) for e in tree.select("[src]")] + [str(e["href"]) for e in tree.select("link")]
     assert urls
-    relative = [u for u in urls if not u.startswith(("/sub/", SUB))]
+    relative = [u for u in urls if not u.startswith((sites.path, sites.url))]
     assert not relative, f"404.html is served at any depth: {relative} would resolve differently"
 
 
-def test_feed_links_ids_and_content_lie_below_the_path(sites: dict[str, Path]) -> None:
-    feed = ET.parse(sites["sub"] / "feed.xml").getroot()
-    assert feed.get(XML_BASE) == SUB
-    urls = [feed.findtext(f"{ATOM}id", "")] + [link.get("href", "") for link in feed.iter(f"{ATOM}link")]
+def test_feed_links_ids_and_content_lie_below_the_path(sites: Sites) -> None:
+    feed = ET.parse(sites.sub / "feed.xml").getroot()
+    assert feed.get(XML_BASE) == sites.url
     entries = feed.findall(f"{ATOM}entry")
     assert len(entries) == 4
-    for entry in entries:
-        urls.append(entry.findtext(f"{ATOM}id", ""))
-        content = BeautifulSoup(entry.findtext(f"{ATOM}content", ""), "html5lib")
-        for element in content.find_all(True):
-            for name, value in element.attrs.items():
-                urls += [urljoin(SUB, u) for u in attribute_urls(element.name, name, value, element.attrs)]
-    assert f"{SUB}feed.xml" in urls and f"{SUB}articles/retry-budget/#the-budget" in urls
-    strays = [u for u in urls if outside(urljoin(SUB, u))]
+    urls = [f.resolved for f in feed_urls(sites.sub)]
+    assert f"{sites.url}feed.xml" in urls and f"{sites.url}articles/retry-budget/#the-budget" in urls
+    strays = [u for u in urls if outside(u, sites.path)]
     assert not strays, strays
 
 
-def test_sitemap_robots_and_search_script_lie_below_the_path(sites: dict[str, Path]) -> None:
-    out = sites["sub"]
+def test_sitemap_robots_and_search_script_lie_below_the_path(sites: Sites) -> None:
+    out, url = sites.sub, sites.url
     locations = [loc.text or "" for loc in ET.parse(out / "sitemap.xml").getroot().iter(f"{SITEMAP}loc")]
     assert len(locations) == len(list(out.rglob("index.html")))  # index, categories, each one, articles
-    assert all(loc.startswith(SUB) for loc in locations), locations
+    assert all(loc.startswith(url) for loc in locations), locations
     robots = (out / "robots.txt").read_text("utf-8")
-    assert robots == f"User-agent: *\nAllow: /sub/\n\nSitemap: {SUB}sitemap.xml\n"
+    assert robots == f"User-agent: *\nAllow: {sites.path}\n\nSitemap: {url}sitemap.xml\n"
     script = (out / "pagefind/site-search.js").read_text("utf-8")
     bundles = json.loads(re.search(r"var bundles = (\[.*?\]);", script).group(1))  # type: ignore[union-attr]
-    assert bundles == ["/sub/pagefind/"]
+    assert bundles == [f"{sites.path}pagefind/"]
     assert (out / "pagefind/pagefind-entry.json").is_file()
 
 
-def test_revisions_json_keeps_the_authors_urls(sites: dict[str, Path]) -> None:
+def test_revisions_json_keeps_the_authors_urls(sites: Sites) -> None:
     """contentHtml is what importers read: the same text and markup, whatever the base URL."""
-    data = (sites["sub"] / "revisions.json").read_bytes()
-    assert data == (sites["root"] / "revisions.json").read_bytes()
+    data = (sites.sub / "revisions.json").read_bytes()
+    assert data == (sites.root / "revisions.json").read_bytes()
     links = next(r for r in json.loads(data) if r["slug"] == "links-below-a-path")
     assert '<a href="/articles/retry-budget/#the-budget">' in links["contentHtml"]
     assert links["cover"] == "/assets/db/cover.svg"
 
 
-# What differs between the two builds, spelled in the root build's way.
-MOVES = [
-    (SUB, ROOT),  # canonical links, feed ids and links, sitemap
-    ('"/sub/', '"/'),  # attributes of pages
-    ("&quot;/sub/", "&quot;/"),  # attributes inside the feed's escaped HTML
-    ("Allow: /sub/", "Allow: /"),  # robots.txt
-]
-
-
-def test_the_sub_path_build_is_the_root_build_with_its_urls_moved(sites: dict[str, Path]) -> None:
+def test_the_sub_path_build_is_the_root_build_with_its_urls_moved(sites: Sites) -> None:
     """Nothing else changes: no page, asset or text differs but for where its URLs point."""
     # The search index holds the pages' text, so its files differ; the script is checked above.
-    sub, root = (
-        {path: data for path, data in files_of(sites[name]).items() if not path.startswith("pagefind/")}
-        for name in ("sub", "root")
-    )
-    assert sub.keys() == root.keys()
-    differing = []
-    for path, data in sub.items():
-        text = data.decode("utf-8", "surrogateescape")
-        for old, new in MOVES:
-            text = text.replace(old, new)
-        if text.encode("utf-8", "surrogateescape") != root[path]:
-            differing.append(path)
-    assert not differing, f"differ beyond their URLs: {differing}"
-    moved = [path for path in sub if sub[path] != root[path]]
+    sub, root = files_of(sites.sub), files_of(sites.root)
+    assert differing_beyond_urls(sub, root, sites.url, ROOT) == []
+    moved = [path for path in sub if sub[path] != root.get(path)]
     assert "index.html" in moved and "feed.xml" in moved and "sitemap.xml" in moved
-
-
-def set_base_url(root: Path, old: str, new: str) -> None:
-    path = root / "pyproject.toml"
-    text = path.read_text("utf-8")
-    assert f'base_url = "{old}"' in text
-    path.write_text(text.replace(f'base_url = "{old}"', f'base_url = "{new}"'), "utf-8")
 
 
 def test_moving_the_site_under_a_path_and_back_rebuilds_as_a_clean_build(
@@ -462,8 +404,8 @@ def test_moving_the_site_under_a_path_and_back_rebuilds_as_a_clean_build(
     check, the spare site) never leaks into a build below a path, nor back."""
     root = make_site(tmp_path, ROOT, fillers=9)
     build(run_cli, root)
-    for old, new in ((ROOT, SUB), (SUB, ROOT)):
-        set_base_url(root, old, new)
+    for new in (SUB, ROOT):
+        set_base_url(root, new)
         cached = files_of(build(run_cli, root))
         clean = tmp_path / f"clean-{len(new)}"
         result = run_cli(["build", "--root", str(root), "--out", str(clean), "--no-cache"])
