@@ -333,14 +333,9 @@ def test_every_feature_shows_in_the_build(matrix: Matrix, base: str) -> None:
         assert all(img.get("width") and img.get("height") for img in soup(out, page_path).select("img"))
 
 
-# --- what the matrix found that is not mended yet ------------------------------------------------------
+# --- what the matrix found, mended ------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a diff page's body images have no width and height: render.history_pages._diff_page does "
-    "not add them as the article and revision pages do (render.images.with_sizes)",
-)
 def test_the_diff_pages_images_have_their_size(matrix: Matrix) -> None:
     built = matrix.get("root", "published", "1", "clean")
     assert built.code == 0, built.err
@@ -353,11 +348,6 @@ def test_the_diff_pages_images_have_their_size(matrix: Matrix) -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a revised article's link to a #fragment of its own page passes validation, but the build "
-    "fails: the diff pages drop the headings' ids and keep the link",
-)
 def test_a_revised_article_may_link_to_its_own_headings(tmp_path: Path) -> None:
     root = copy_site(tmp_path, BASES["root"])
     for name in ("a_2020_en.py", "b_2021_ru.py", "c_2022_ko.py"):
@@ -366,29 +356,22 @@ def test_a_revised_article_may_link_to_its_own_headings(tmp_path: Path) -> None:
     assert built.code == 0, built.err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a #fragment alone in a feed entry's content resolves against the feed's xml:base (RFC 4287), "
-    "the home page, which has no such id; site_urls.feed_urls resolves it against the entry's page instead",
-)
 def test_a_feed_entrys_fragment_link_resolves_against_xml_base_to_an_id(matrix: Matrix) -> None:
     built = matrix.get("root", "published", "1", "clean")
     assert built.code == 0, built.err
     feed = ET.parse(built.out / "feed.xml").getroot()
     base = feed.get(XML_BASE, "")
+    contents = [entry.find(f"{ATOM}content") for entry in feed.iter(f"{ATOM}entry")]
     found = [
-        Found("feed.xml entry", url, urljoin(base, url))
-        for entry in feed.iter(f"{ATOM}entry")
-        for _, url in element_urls(BeautifulSoup(entry.findtext(f"{ATOM}content", ""), "html.parser"))
+        Found("feed.xml entry", url, urljoin(urljoin(base, content.get(XML_BASE, "")), url))
+        for content in contents
+        if content is not None
+        for _, url in element_urls(BeautifulSoup(content.text or "", "html.parser"))
     ]
     assert any(f.url.startswith("#") for f in found)
     assert dead_urls(built.out, BASES["root"], found) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="validation takes a link to an earlier revision's page or a diff page for a link to no page",
-)
 def test_an_article_may_link_to_an_earlier_revision_and_a_diff(tmp_path: Path) -> None:
     root = copy_site(tmp_path, BASES["root"])
     linking = "[the history](/articles/growing-note/revisions/1/), [a diff](/articles/growing-note/diff/2/)"

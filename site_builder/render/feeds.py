@@ -105,8 +105,10 @@ def feed_entry(settings: Settings, item: Item) -> str:
     for link in item.categories:
         _sub(entry, "category", term=link.name)
     _sub(entry, "summary", item.excerpt)
-    # xml:base is the base URL, but a root-relative link resolves against its host alone.
-    _sub(entry, "content", move_under(item.content_html, settings.base_path), type="html")
+    # A root-relative link resolves against the host alone, a #fragment against the entry's
+    # own page: the content's xml:base (RFC 4287 2), not the feed's, which is the home page.
+    content = move_under(item.content_html, settings.base_path)
+    _sub(entry, "content", content, type="html", **{"xml:base": _absolute(settings, item.url)})
     ET.indent(entry, level=1)
     return ET.tostring(entry, encoding="unicode")
 
