@@ -29,6 +29,7 @@ from test_serve_equivalence import clean_build, next_build, tree
 from site_builder import cli
 
 VALID = SITES / "valid_site"
+ALL_FEATURES = SITES / "all_features"
 EPOCH = "1767225600"  # 2026-01-01: every build of a test publishes under one date
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": EPOCH}
 DEADLINE = 30.0  # seconds any one expected line or exit may take
@@ -155,13 +156,14 @@ def blocked_on(pid: int, path: Path) -> bool:
 
 @pytest.mark.slow
 def test_two_builds_started_together_both_succeed_and_equal_a_clean_build(tmp_path: Path) -> None:
+    """On the site with every feature (bench/concurrent_builds.py runs more pairs)."""
     clean = tmp_path / "clean"
-    shutil.copytree(VALID, clean)
+    shutil.copytree(ALL_FEATURES, clean)
     assert run(clean, "build", "--no-cache").returncode == 0
     expected = tree(clean / "build")
     for pair in range(PAIRS):
         root = tmp_path / f"pair-{pair}"
-        shutil.copytree(VALID, root)
+        shutil.copytree(ALL_FEATURES, root)
         both = [
             subprocess.Popen(
                 [sys.executable, "-m", "site_builder", "build", "--root", str(root)],
