@@ -43,6 +43,7 @@ from site_urls import (
 )
 
 from site_builder import cli
+from site_builder.check.templates import page_template
 
 SITE = SITES / "all_features"
 BUILD_DATE = "2024-01-01"
@@ -378,3 +379,19 @@ def test_an_article_may_link_to_an_earlier_revision_and_a_diff(tmp_path: Path) -
     edit(root, "articles/a_2020_en.py", "[home](/)", f"[home](/), {linking}")
     built = build(root, tmp_path / "out")
     assert built.code == 0, built.err
+
+
+@pytest.mark.parametrize(
+    ("page", "template"),
+    [
+        ("articles/growing-note/index.html", "article.html"),
+        ("/articles/growing-note/revisions/1/", "article.html"),
+        ("articles/growing-note/diff/2/index.html", "diff.html"),
+        ("/articles/growing-note/diff/12/", "diff.html"),
+        ("/articles/diff/", "article.html"),
+    ],
+)
+def test_a_fault_on_a_page_is_looked_for_in_the_template_that_renders_it(page: str, template: str) -> None:
+    """A fault the link check finds on a diff page is named at ``diff.html``, not at the
+    article's template (where the revert of 8fabba2 was reported)."""
+    assert page_template(page) == template

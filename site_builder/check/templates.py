@@ -91,10 +91,16 @@ def shown(root: Path, path: str | Path) -> str:
     return relative_to_root(root, resolved)
 
 
+_DIFF_PAGE = re.compile(r"articles/[^/]+/diff/[0-9]+/")
+"""The path of a diff page (:func:`site_builder.check.site_layout.diff_url`, without its first ``/``)."""
+
+
 def page_template(page: str) -> str:
     """The template that renders an output page (``articles/x/index.html``) or the page
     of a site path (``/articles/x/``)."""
     path = page.lstrip("/").removesuffix("index.html")
+    if _DIFF_PAGE.fullmatch(path):
+        return "diff.html"
     if path.startswith("articles/"):
         return "article.html"
     if path.startswith("categories/"):
