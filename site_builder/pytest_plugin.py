@@ -14,7 +14,7 @@ checks every verified output of that article, and a drifted one fails the articl
 that prints it, not the fixture (and not the other articles the fixture backs).
 
 The site is loaded the way every command loads it, each batch in a worker process
-(:func:`site_builder.build.site_check.check_site`), so a batch that ends its process
+(:func:`site_builder.pipeline.site_check.check_site`), so a batch that ends its process
 at import, or never finishes importing, is a failing item, not the end (or the hang) of
 the test run; fixtures run in a worker that imports their batch anew, each once per
 session, whichever item asks first.
@@ -30,15 +30,15 @@ from pathlib import Path
 import pytest
 
 from site_builder.authoring.model import CallSite
-from site_builder.build.batch import Summary
-from site_builder.build.site_check import Judged, check_site
-from site_builder.build.verify import run_some
 from site_builder.check.claims import Claim, drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.load import relative_to_root
 from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem, SiteBuilderError, errors_in
-from site_builder.settings import Project, find_root, load_settings
+from site_builder.pipeline.batch import Summary
+from site_builder.pipeline.site_check import Judged, check_site
+from site_builder.pipeline.verify import run_some
+from site_builder.settings.project import Project, find_root, load_settings
 
 _CHECKED = pytest.StashKey[dict[Path, Judged]]()
 _RAN = pytest.StashKey[dict[tuple[Path, str], Outcome]]()

@@ -24,7 +24,7 @@ from site_builder.check.rules import batch_problems, site_problems
 from site_builder.errors import Problem
 from site_builder.render.feeds import feed_entry, write_atom_feed
 from site_builder.render.pages import Item, render_articles, render_lists
-from site_builder.settings import Settings, load_settings
+from site_builder.settings.project import Settings, load_settings
 
 
 @dataclass(frozen=True, slots=True)

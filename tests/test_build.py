@@ -24,9 +24,9 @@ from conftest import HEADER, SETTINGS, SITES, MakeSite, RunCli
 from reference import check_pages
 
 from site_builder import cli
-from site_builder.build import staging as output
-from site_builder.build.store import CACHE_DIR
 from site_builder.errors import Problem
+from site_builder.pipeline import staging as output
+from site_builder.pipeline.store import CACHE_DIR
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"

@@ -12,7 +12,7 @@ from dataclasses import fields
 import pytest
 from conftest import HEADER, SETTINGS, MakeSite, RunCli
 
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 SOURCES = (
     '    sources=[Source(title="A", url="https://a.example/", note="a"),\n'

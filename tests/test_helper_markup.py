@@ -29,7 +29,7 @@ from site_builder import (
 )
 from site_builder.authoring.body import body_text, content_html, reading_minutes
 from site_builder.authoring.model import Revision
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 
 @fixture

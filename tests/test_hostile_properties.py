@@ -60,7 +60,7 @@ from site_builder.render.highlight import highlight_code
 from site_builder.render.pages import environment, items_from
 from site_builder.render.proofs import proofs_of
 from site_builder.render.revisions_json import dumps, revision_dict
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 COVER_SVG = '<svg width="1" height="1"/>\n'
 """The cover of the generated site: any image with a size the build can read."""

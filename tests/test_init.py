@@ -14,7 +14,7 @@ import yaml
 from conftest import HEADER, MakeSite, RunCli
 
 from site_builder import __version__
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 EPOCH, EPOCH_DATE = "1592438400", "2020-06-18"
 """``SOURCE_DATE_EPOCH`` for the tests, and its date in UTC."""

@@ -11,10 +11,10 @@ from types import SimpleNamespace
 import pytest
 from conftest import MakeSite, RunCli
 
-from site_builder.build import inputs as freshness
-from site_builder.build.reuse import Reuse
-from site_builder.build.store import Store
-from site_builder.settings import Project
+from site_builder.pipeline import inputs as freshness
+from site_builder.pipeline.reuse import Reuse
+from site_builder.pipeline.store import Store
+from site_builder.settings.project import Project
 
 BATCH = """\
 from site_builder import Source, paragraph, revision

@@ -16,7 +16,7 @@ STUCK = textwrap.dedent(
     """
     import time
 
-    from site_builder.interrupts import interruptible
+    from site_builder.runtime.interrupts import interruptible
 
 
     def stuck_cleanup():
@@ -68,7 +68,7 @@ DROPPED = textwrap.dedent(
     import os
     import time
 
-    from site_builder.interrupts import interruptible
+    from site_builder.runtime.interrupts import interruptible
 
 
     def slow_after_fork():  # the signal comes here, where Python cannot raise: in a fork's callback

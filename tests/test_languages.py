@@ -14,7 +14,7 @@ from conftest import HEADER, SETTINGS, MakeSite, RunCli
 
 from site_builder.language.labels import BUILT_IN, HISTORY, NAMES, built_in
 from site_builder.language.tables import check_table
-from site_builder.settings import load_settings
+from site_builder.settings.project import load_settings
 
 BATCH = (
     HEADER

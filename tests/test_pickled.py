@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from site_builder.pickled import quick_state
+from site_builder.runtime.pickled import quick_state
 
 
 def test_a_class_that_is_not_a_slotted_dataclass_is_refused() -> None:

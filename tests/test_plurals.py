@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from conftest import HEADER, SETTINGS, MakeSite, RunCli
 
+from site_builder.cli.printing import report
 from site_builder.errors import Problem
 from site_builder.language.english import count
 from site_builder.language.labels import COUNTS, labels_for
-from site_builder.printing import report
 from site_builder.render.pages import CategoryLink, Item, environment, render_articles, render_lists
 from site_builder.render.proofs import Proof
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 NUMBERS = (0, 1, 2, 5, 21, 22)
 

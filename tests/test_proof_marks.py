@@ -17,7 +17,7 @@ from conftest import RunCli
 
 from site_builder import cli
 from site_builder.render.proofs import Proof, fixture_entries, source_url
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 BATCH = """\
 from site_builder import Source, fixture, heading, paragraph, revision, verified_output

@@ -24,7 +24,7 @@ from test_serve import ARTICLE, ARTICLE_URL, OTHER, OTHER_BATCH, RELOAD, get, li
 from site_builder.search import pagefind
 from site_builder.serve.pages import State
 from site_builder.serve.session import serve
-from site_builder.settings import Project
+from site_builder.settings.project import Project
 
 pytestmark = pytest.mark.slow
 

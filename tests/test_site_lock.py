@@ -3,7 +3,7 @@ cache or staging folders hold an OS file lock on it; a second one waits and says
 with ``--no-wait`` exits 2 at once; a killed holder leaves no lock behind.
 
 Where a test needs the lock held, a helper process takes it through
-:class:`~site_builder.build.site_lock.SiteLock` and holds it until told to let go, so no test
+:class:`~site_builder.pipeline.site_lock.SiteLock` and holds it until told to let go, so no test
 depends on two commands happening to overlap, except the first, which is the bug report itself.
 """
 
@@ -39,7 +39,7 @@ HOLD = """\
 import sys
 from pathlib import Path
 
-from site_builder.build.site_lock import SiteLock
+from site_builder.pipeline.site_lock import SiteLock
 
 root = Path(sys.argv[1])
 with SiteLock.take(root, say=print) as first:

@@ -11,9 +11,9 @@ import pytest
 from conftest import HEADER, MakeSite, RunCli
 from test_category_spelling import FIRST, NEAR, WARNING_ONLY, batch, line_of
 
-from site_builder.build import site_check
 from site_builder.check.rules import Refs, site_problems
-from site_builder.settings import Settings
+from site_builder.pipeline import site_check
+from site_builder.settings.project import Settings
 
 WARNING_LINE = line_of(WARNING_ONLY, '"Postgre"')
 WARNING = f"articles/b_second.py:{WARNING_LINE}: typo-only: warning: {NEAR}"

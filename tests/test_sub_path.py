@@ -40,7 +40,7 @@ from site_builder.check.site_layout import site_relative, under
 from site_builder.errors import Problem
 from site_builder.render.sub_path import move_under
 from site_builder.search.pagefind import merging_script
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 HOST = "example.org"
 SUB = f"https://{HOST}/sub/"

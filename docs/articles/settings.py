@@ -243,7 +243,7 @@ def _shown(value: object) -> str:
 @fixture
 def defaults() -> dict:
     """The defaults of the Settings dataclass, and which keys a site must set."""
-    from site_builder.settings import Settings
+    from site_builder.settings.project import Settings
 
     real = dataclasses.asdict(Settings())
     ran = run(site({"articles/demo.py": article()}, "[tool.site_builder]\n"), "validate")
@@ -443,7 +443,7 @@ sources_heading = { en = "Further reading" }
         ),
         paragraph(
             "The defaults in this table are not copied by hand. A fixture reads them from the "
-            "`Settings` dataclass of the installed tool (the one `site_builder/settings.py` "
+            "`Settings` dataclass of the installed tool (the one `site_builder/settings/project.py` "
             "defines), finds which keys are required by validating a site whose table is empty, "
             "and fails if the table above says anything else:"
         ),

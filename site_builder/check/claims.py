@@ -18,7 +18,7 @@ from site_builder.authoring.model import CallSite
 from site_builder.check.fixture_runs import Frame, Outcome
 from site_builder.check.load import relative_to_root
 from site_builder.errors import Problem
-from site_builder.pickled import quick_state
+from site_builder.runtime.pickled import quick_state
 
 
 def fixture_failure(outcome: Outcome) -> str | None:

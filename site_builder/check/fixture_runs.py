@@ -25,8 +25,8 @@ from typing import NoReturn
 
 from site_builder.authoring.model import Fixture
 from site_builder.check.sandbox import Guards
-from site_builder.pickled import quick_state
-from site_builder.processes import die_with_parent
+from site_builder.runtime.pickled import quick_state
+from site_builder.runtime.processes import die_with_parent
 
 MAX_OUTPUT_CHARS = 10_000_000
 """A fixture's output is a claim an article prints part of, not a data dump."""

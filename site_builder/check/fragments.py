@@ -24,7 +24,7 @@ from site_builder.check.page_ids import HISTORY_IDS, RESERVED_IDS, fixture_ancho
 from site_builder.check.site_layout import article_url
 from site_builder.check.templates import Templates, page_template, template_problems
 from site_builder.errors import Problem
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from site_builder.authoring.body import body_html
 from site_builder.authoring.model import CallSite, Revision
 from site_builder.language.labels import Table, lacks_history
-from site_builder.pickled import quick_state
+from site_builder.runtime.pickled import quick_state
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 

@@ -26,7 +26,7 @@ from site_builder.check.load import relative_to_root
 from site_builder.check.site_layout import asset_file
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 if TYPE_CHECKING:
     import PIL.Image

@@ -22,8 +22,8 @@ from site_builder.check.rules import Refs
 from site_builder.check.schedule import Schedule, including
 from site_builder.check.site_layout import article_url, category_path, history_urls
 from site_builder.errors import Problem
-from site_builder.settings import Settings
-from site_builder.settings_file import PYPROJECT
+from site_builder.settings.project import Settings
+from site_builder.settings.pyproject import PYPROJECT
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from types import ModuleType
 from site_builder.authoring.model import Block, Fixture, Revision
 from site_builder.check.import_errors import import_message
 from site_builder.errors import Problem, a_kind
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 _MODULE_PREFIX = "_site_builder_batch_"
 _REVISIONS_LINE = re.compile(r"^revisions\s*(:[^=]*)?=")

@@ -16,7 +16,7 @@ from site_builder.check.site_layout import MAX_CATEGORY_BYTES, category_slug
 from site_builder.language.english import count, limit
 from site_builder.language.labels import has_labels
 from site_builder.language.tables import language_message
-from site_builder.settings import LANGUAGE_TAG, Settings
+from site_builder.settings.project import LANGUAGE_TAG, Settings
 
 SLUG = re.compile(r"[a-z0-9-]{3,120}")
 """The slug rule: 3 to 120 characters of a-z, 0-9 and ``-``."""

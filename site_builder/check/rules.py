@@ -29,9 +29,9 @@ from site_builder.check.schedule import Timing
 from site_builder.check.site_layout import article_url, history_urls, page_urls, resolves
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
-from site_builder.pickled import quick_state
-from site_builder.settings import Settings
-from site_builder.settings_file import PYPROJECT
+from site_builder.runtime.pickled import quick_state
+from site_builder.settings.project import Settings
+from site_builder.settings.pyproject import PYPROJECT
 
 
 @quick_state

@@ -15,7 +15,7 @@ from site_builder.check.site_layout import category_url
 from site_builder.render.pages import Item
 from site_builder.render.sharing import author_name
 from site_builder.render.sub_path import move_under
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 ATOM = "http://www.w3.org/2005/Atom"
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"

@@ -22,7 +22,7 @@ from site_builder.render.images import with_sizes
 from site_builder.render.pages import CategoryLink, Item, article_page, render_page
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.render.sub_path import move_under
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 
 @dataclass(frozen=True, slots=True)

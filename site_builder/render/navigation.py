@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from site_builder.check.site_layout import article_url
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,6 @@ from markupsafe import Markup
 from site_builder.check.page_ids import RESERVED_IDS
 from site_builder.check.site_layout import article_file, article_url, category_slug, category_url, under
 from site_builder.language.labels import Chrome
-from site_builder.pickled import quick_state
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
 from site_builder.render.history import History
@@ -28,7 +27,8 @@ from site_builder.render.proofs import Proof, fixture_entries, mark_proofs
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.render.sharing import sharing
 from site_builder.render.sub_path import move_under
-from site_builder.settings import Settings
+from site_builder.runtime.pickled import quick_state
+from site_builder.settings.project import Settings
 
 
 @quick_state

@@ -15,7 +15,7 @@ from urllib.parse import quote, urlsplit
 from markupsafe import Markup
 
 from site_builder.render.cover_png import HEIGHT, WIDTH, png_path
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 if TYPE_CHECKING:
     from site_builder.render.pages import Item  # which renders pages with this module

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from site_builder.check.site_layout import under
-from site_builder.processes import die_with_parent, die_with_parent_in_background
+from site_builder.runtime.processes import die_with_parent, die_with_parent_in_background
 
 BUNDLE = "pagefind"
 """The folder of the site that holds the search index."""

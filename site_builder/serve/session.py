@@ -8,13 +8,13 @@ stop deletes nothing (at 10,000 articles deleting the site took seconds) and the
 of the same site, which finds the folder taken, builds into a temporary folder.
 
 What makes a rebuild cheap is what the process keeps between builds: the cache's entries stay in memory
-(:meth:`~site_builder.build.store.Store.in_memory`), so a rebuild re-imports and
+(:meth:`~site_builder.pipeline.store.Store.in_memory`), so a rebuild re-imports and
 re-renders only the batches whose key changed, rewrites only the files whose bytes
 changed and re-indexes only the search shards whose pages did, without reading
 every other batch's summary again. Its changed pages are served as soon as they are checked,
 before the search index is done (:meth:`~site_builder.serve.pages.State.preview`).
 
-Each build holds the site's lock (:mod:`~site_builder.build.site_lock`), and only while it
+Each build holds the site's lock (:mod:`~site_builder.pipeline.site_lock`), and only while it
 builds: between rebuilds a ``build`` or ``validate`` of the site runs at once, as it does beside
 ``mkdocs serve`` or ``hugo server``, and a rebuild that comes meanwhile waits for it. What
 serve keeps in memory stays true when such a command writes the cache between two builds:
@@ -38,26 +38,26 @@ from typing import IO
 
 import watchfiles
 
-from site_builder.addresses import LOCAL_HOST, bound_server, listening
-from site_builder.build.loading import default_jobs
-from site_builder.build.pipeline import build
-from site_builder.build.plan import plan_build
-from site_builder.build.pool import Pool
-from site_builder.build.preview import Changed
-from site_builder.build.site_lock import SiteLock
-from site_builder.build.store import Store
-from site_builder.build.workers import WORKERS
 from site_builder.check.schedule import Schedule
 from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
+from site_builder.pipeline.loading import default_jobs
+from site_builder.pipeline.plan import plan_build
+from site_builder.pipeline.pool import Pool
+from site_builder.pipeline.preview import Changed
+from site_builder.pipeline.site_lock import SiteLock
+from site_builder.pipeline.steps import build
+from site_builder.pipeline.store import Store
+from site_builder.pipeline.workers import WORKERS
+from site_builder.runtime.addresses import LOCAL_HOST, bound_server, listening
 from site_builder.serve.changes import Changes
 from site_builder.serve.pages import Handler, State
-from site_builder.settings import Project
-from site_builder.settings_file import PYPROJECT
+from site_builder.settings.project import Project
+from site_builder.settings.pyproject import PYPROJECT
 
 STOP_WITHIN = 1.5
 """Seconds ``serve`` has to end after SIGINT or SIGTERM, its exit included, before it ends
-at once (:func:`~site_builder.interrupts.interruptible`): within 2 s, whatever it was doing."""
+at once (:func:`~site_builder.runtime.interrupts.interruptible`): within 2 s, whatever it was doing."""
 SERVER_POLL = 0.1
 """Seconds between two looks of the HTTP server's loop at whether it is asked to stop: a
 stop waits up to that long for it (the standard library's default, 0.5 s, was half of a

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from site_builder.errors import UsageError
 from site_builder.language.english import count
-from site_builder.settings import Project
+from site_builder.settings.project import Project
 from site_builder.starter.site import LANGUAGES, write_starter
 
 if TYPE_CHECKING:  # argparse's subparsers type is generic only to type checkers

@@ -15,7 +15,7 @@ from pathlib import Path
 from site_builder import __version__
 from site_builder.check.schedule import build_date
 from site_builder.errors import UsageError
-from site_builder.settings_file import PYPROJECT
+from site_builder.settings.pyproject import PYPROJECT
 
 LANGUAGES = ("en", "ru", "ko")
 """The languages the starter article is written in."""

@@ -13,11 +13,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.build.reuse import Reuse
-from site_builder.build.site_check import check_site
 from site_builder.check.revision_fields import SLUG
 from site_builder.errors import UsageError
-from site_builder.settings import Project
+from site_builder.pipeline.reuse import Reuse
+from site_builder.pipeline.site_check import check_site
+from site_builder.settings.project import Project
 from site_builder.starter.site import render, today
 
 _IMPORTS = "from site_builder import Source, fixture, heading, paragraph, revision, verified_output"

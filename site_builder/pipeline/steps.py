@@ -1,12 +1,12 @@
 """The build, as numbered steps in execution order.
 
-:func:`~site_builder.build.site_check.check_site` is steps 1-5 without writing
+:func:`~site_builder.pipeline.site_check.check_site` is steps 1-5 without writing
 anything (``validate``, ``revisions``); ``build`` goes on to render, stage, check the
 links, index, swap the new site in whole and remember what it learned:
 
 1. load each batch in a worker, or take its kept summary (:mod:`.loading`);
 2. judge each batch on its own, 3. run its fixtures, 4. render its article pages
-   into the staging folder (all in :func:`site_builder.build.batch.summarize`);
+   into the staging folder (all in :func:`site_builder.pipeline.batch.summarize`);
 5. judge the site as a whole: unique slugs, link targets, claims against outcomes;
 6. render the rest (lists, sitemap, feed, ``revisions.json``) and stage it;
 7. check the links of every staged page (a fault there is a template's, reported at
@@ -26,21 +26,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_builder.build import staging
-from site_builder.build.loading import Hooks, default_jobs, load_batches
-from site_builder.build.plan import Plan
-from site_builder.build.pool import Pool, StartMethod
-from site_builder.build.preview import Show, changed
-from site_builder.build.publish import publish, swap
-from site_builder.build.reuse import Memory
-from site_builder.build.site_check import Judged, Memo, judge
-from site_builder.build.sitewide import Staged, stage_rest
-from site_builder.build.staged_links import check_links
-from site_builder.build.workers import Job
-from site_builder.build.written import Written, listing
 from site_builder.check.images import Assets
 from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem, SiteBuilderError, errors_in
+from site_builder.pipeline import staging
+from site_builder.pipeline.loading import Hooks, default_jobs, load_batches
+from site_builder.pipeline.plan import Plan
+from site_builder.pipeline.pool import Pool, StartMethod
+from site_builder.pipeline.preview import Show, changed
+from site_builder.pipeline.publish import publish, swap
+from site_builder.pipeline.reuse import Memory
+from site_builder.pipeline.site_check import Judged, Memo, judge
+from site_builder.pipeline.sitewide import Staged, stage_rest
+from site_builder.pipeline.staged_links import check_links
+from site_builder.pipeline.workers import Job
+from site_builder.pipeline.written import Written, listing
 from site_builder.search.indexing import Indexing, never
 
 

@@ -14,14 +14,14 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from site_builder.build.batch import Summary
-from site_builder.build.histories import Histories, Place
-from site_builder.build.inputs import content_hash
-from site_builder.build.staging import Stage
-from site_builder.build.texts import Texts
+from site_builder.pipeline.batch import Summary
+from site_builder.pipeline.histories import Histories, Place
+from site_builder.pipeline.inputs import content_hash
+from site_builder.pipeline.staging import Stage
+from site_builder.pipeline.texts import Texts
 from site_builder.render.feeds import feed_entry, feed_head, feed_order, write_atom_feed
 from site_builder.render.pages import Item
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 
 def write_joined(

@@ -3,7 +3,7 @@
 A rebuild after an edit of one batch at 10,000 articles needs something of each of
 the 3,334 others: what the lists show of it, its pages and their hashes, its
 revisions' timings, the keys its findings were kept under. Each kept summary holds
-just that (the rest, its :class:`~site_builder.build.batch.Body`, stays in its texts
+just that (the rest, its :class:`~site_builder.pipeline.batch.Body`, stays in its texts
 file until a site-wide step asks for it), and the index holds every kept summary, so
 a build reads one file where it read a file per batch.
 
@@ -18,7 +18,7 @@ base (another build wrote one since) are not applied.
 The batch's own file (``batches/KEY``) stays the truth: an index that is missing,
 damaged or written by another build of the same site only sends a build to those
 files, and a summary from it is taken only while its texts file is the one it
-describes (:meth:`~site_builder.build.reuse.Reuse.summary`).
+describes (:meth:`~site_builder.pipeline.reuse.Reuse.summary`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.build.batch import Summary
-from site_builder.build.store import Store
+from site_builder.pipeline.batch import Summary
+from site_builder.pipeline.store import Store
 
 KIND, KEY = "index", "batches"
 """Where the cache holds the base of the index."""

@@ -1,7 +1,7 @@
 """One home for everything a build remembers of the last one.
 
 The cache (``.site-builder-cache/``) holds, for one site: each clean batch's
-:class:`~site_builder.build.batch.Summary` under its input key, the list pages,
+:class:`~site_builder.pipeline.batch.Summary` under its input key, the list pages,
 the search bundles, and per output folder the record of what was written, what
 the link check knew, the site before the live one (the *spare*, which the next
 build brings up to date instead of writing every file again) and the batch
@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from site_builder.build.inputs import Inputs, Stamp
-from site_builder.build.link_memory import Links
-from site_builder.build.store import Store
-from site_builder.build.written import Written
+from site_builder.pipeline.inputs import Inputs, Stamp
+from site_builder.pipeline.link_memory import Links
+from site_builder.pipeline.store import Store
+from site_builder.pipeline.written import Written
 
 if TYPE_CHECKING:
-    from site_builder.build.batch import Summary
-    from site_builder.build.site_check import Rules
+    from site_builder.pipeline.batch import Summary
+    from site_builder.pipeline.site_check import Rules
     from site_builder.render.site_files import Lists
     from site_builder.search.indexing import Index
 
@@ -98,7 +98,7 @@ class Reuse:
         return entry if isinstance(entry, Written) else None
 
     def spare(self) -> Path:
-        """Where the site before the live one is kept (see :func:`~site_builder.build.staging.swap`)."""
+        """Where the site before the live one is kept (see :func:`~site_builder.pipeline.staging.swap`)."""
         return self.store.folder / "spare" / self._record
 
     def spare_record(self) -> Written | None:
@@ -134,7 +134,7 @@ class Reuse:
 
     def index(self) -> dict[str, Summary]:
         """The kept summaries the site index holds, by batch key (:mod:`.site_index`)."""
-        from site_builder.build.site_index import read_index  # the render machinery: only when loading
+        from site_builder.pipeline.site_index import read_index  # the render machinery: only when loading
 
         found = read_index(self.store)
         self.read["index"] = found
@@ -144,7 +144,7 @@ class Reuse:
         """A kept summary (from ``index`` when it holds it, else from the batch's own file),
         its texts file where the cache keeps it; or None (also when that file is not the one
         it was kept with)."""
-        from site_builder.build.batch import Summary  # the render machinery: only when loading
+        from site_builder.pipeline.batch import Summary  # the render machinery: only when loading
 
         entry: object = index.get(key) if index is not None else None
         if entry is None:
@@ -165,8 +165,8 @@ class Reuse:
 
     def rules(self, key: str) -> Rules | None:
         """The site-wide rules' findings kept under ``key``
-        (:func:`~site_builder.build.site_check.rules_key`)."""
-        from site_builder.build.site_check import Rules
+        (:func:`~site_builder.pipeline.site_check.rules_key`)."""
+        from site_builder.pipeline.site_check import Rules
 
         found = self.store.get("rules", key)
         return found if isinstance(found, Rules) else None
@@ -205,7 +205,7 @@ class Reuse:
 
     def remember(self, memory: Memory) -> None:
         """Keep what this build learned, and drop what no build will use again."""
-        from site_builder.build.site_index import SiteIndex, write_index
+        from site_builder.pipeline.site_index import SiteIndex, write_index
 
         last = self.read.get("index")
         last = last if isinstance(last, SiteIndex) else SiteIndex({})

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.authoring.model import CallSite
-from site_builder.build.loading import Batches, load_batches
-from site_builder.build.workers import Job
 from site_builder.check.claims import Claim, drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.load import batch_paths, missing_articles
 from site_builder.errors import CLOSE_IDS, Problem, UsageError, did_you_mean
-from site_builder.settings import Project
+from site_builder.pipeline.loading import Batches, load_batches
+from site_builder.pipeline.workers import Job
+from site_builder.settings.project import Project
 
 
 @dataclass(frozen=True, slots=True)

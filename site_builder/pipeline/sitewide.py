@@ -18,22 +18,22 @@ from pathlib import Path
 
 import jinja2
 
-from site_builder.build.batch import Summary
-from site_builder.build.covers import stage_covers
-from site_builder.build.histories import Histories
-from site_builder.build.inputs import content_hash
-from site_builder.build.joined import write_joined
-from site_builder.build.plan import Plan
-from site_builder.build.staging import Stage, copy_assets, write_file
-from site_builder.build.texts import Scans
 from site_builder.check.linkcheck import scan_page
 from site_builder.errors import Problem
+from site_builder.pipeline.batch import Summary
+from site_builder.pipeline.covers import stage_covers
+from site_builder.pipeline.histories import Histories
+from site_builder.pipeline.inputs import content_hash
+from site_builder.pipeline.joined import write_joined
+from site_builder.pipeline.plan import Plan
+from site_builder.pipeline.staging import Stage, copy_assets, write_file
+from site_builder.pipeline.texts import Scans
 from site_builder.render.feeds import site_date
 from site_builder.render.history_pages import render_history
 from site_builder.render.pages import environment, render_articles
 from site_builder.render.site_files import Lists, fixed_files, render_list_files
 from site_builder.render.template_errors import template_problem
-from site_builder.settings import Settings
+from site_builder.settings.project import Settings
 
 Submit = Callable[[Callable[[], None]], "Future[None]"]
 """Run a step in another thread."""

@@ -88,7 +88,7 @@ def start_worker(owner: int | None = None) -> None:
     die_with_parent()
     if os.environ.pop(_SAFE_PATH_OURS, None):  # a fixture's own `python` runs as the user's would
         os.environ.pop(_SAFE_PATH, None)
-    gc.enable()  # a fork of a command's main process, which runs without it (site_builder.collector)
+    gc.enable()  # a fork of a command's main process, which runs without it (site_builder.runtime.collector)
     if owner is not None and owner != os.getppid():
         _die_with(owner)
     signal.signal(signal.SIGINT, signal.SIG_IGN)

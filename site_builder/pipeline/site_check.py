@@ -1,7 +1,7 @@
 """Steps 1-5 of every command: the site loaded and judged, nothing written.
 
 ``validate`` and ``revisions`` stop here (:func:`check_site`); ``build`` goes on from
-the same :class:`Judged` site (:mod:`site_builder.build.pipeline`).
+the same :class:`Judged` site (:mod:`site_builder.pipeline.steps`).
 """
 
 from __future__ import annotations
@@ -13,11 +13,6 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.build.batch import Summary
-from site_builder.build.inputs import Inputs, hash_inputs
-from site_builder.build.loading import Batches, load_batches
-from site_builder.build.reuse import Reuse
-from site_builder.build.workers import Job
 from site_builder.check.claims import drift_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.left_out import left_out_problems
@@ -25,7 +20,12 @@ from site_builder.check.load import fixture_batch, missing_articles
 from site_builder.check.rules import Refs, site_problems
 from site_builder.check.schedule import Omitted, Schedule, Timing, including
 from site_builder.errors import Problem
-from site_builder.settings import Project
+from site_builder.pipeline.batch import Summary
+from site_builder.pipeline.inputs import Inputs, hash_inputs
+from site_builder.pipeline.loading import Batches, load_batches
+from site_builder.pipeline.reuse import Reuse
+from site_builder.pipeline.workers import Job
+from site_builder.settings.project import Project
 
 
 @dataclass(frozen=True, slots=True)

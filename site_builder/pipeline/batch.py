@@ -18,9 +18,6 @@ from pathlib import Path
 
 import jinja2
 
-from site_builder.build.inputs import content_hash
-from site_builder.build.staging import write_file
-from site_builder.build.texts import Texts
 from site_builder.check.claims import drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.images import Assets
@@ -30,14 +27,17 @@ from site_builder.check.rules import Refs, batch_problems
 from site_builder.check.schedule import Schedule, Timing, View, views
 from site_builder.check.site_layout import article_file
 from site_builder.errors import Problem, SiteBuilderError
-from site_builder.pickled import quick_state
+from site_builder.pipeline.inputs import content_hash
+from site_builder.pipeline.staging import write_file
+from site_builder.pipeline.texts import Texts
 from site_builder.render.feeds import feed_entry
 from site_builder.render.images import measure, unchanged
 from site_builder.render.pages import Item, environment, items_from, render_articles
 from site_builder.render.proofs import Proof, proofs_of
 from site_builder.render.revisions_json import fragment, revision_dict
 from site_builder.render.template_errors import template_problem
-from site_builder.settings import Project
+from site_builder.runtime.pickled import quick_state
+from site_builder.settings.project import Project
 
 
 @quick_state
@@ -99,7 +99,7 @@ class Summary:
     """Every revision's draft flag, date and categories, in list order (``refs.timings``)."""
     bodies: tuple[tuple[str, str], ...]
     """Every revision's slug and the hash of its body, in list order: what the history rules
-    compare (:func:`~site_builder.build.site_check.rules_key`)."""
+    compare (:func:`~site_builder.pipeline.site_check.rules_key`)."""
     ran: bool
     """Whether its fixtures were run (``outcomes`` is not None)."""
     borrows: bool
@@ -118,7 +118,7 @@ class Summary:
     kept summary is used again only under a schedule that shows them the same way."""
     refs_key: str = ""
     """Hash of ``refs`` but for the hashes of the revisions' bodies: the site-wide rules'
-    findings are kept under those of every batch (:func:`~site_builder.build.site_check.rules_key`,
+    findings are kept under those of every batch (:func:`~site_builder.pipeline.site_check.rules_key`,
     which adds the bodies the rules compare)."""
 
     def body(self) -> Body:

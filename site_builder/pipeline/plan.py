@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.build.inputs import Inputs, hash_inputs
-from site_builder.build.reuse import Reuse
-from site_builder.build.staging import leftovers
-from site_builder.build.store import Store
-from site_builder.build.written import Written
 from site_builder.check.schedule import Schedule
 from site_builder.errors import UsageError
-from site_builder.settings import Project
+from site_builder.pipeline.inputs import Inputs, hash_inputs
+from site_builder.pipeline.reuse import Reuse
+from site_builder.pipeline.staging import leftovers
+from site_builder.pipeline.store import Store
+from site_builder.pipeline.written import Written
+from site_builder.settings.project import Project
 
 
 @dataclass(frozen=True, slots=True)

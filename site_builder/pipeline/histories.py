@@ -19,8 +19,8 @@ import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from site_builder.build.batch import Summary
 from site_builder.check.site_layout import article_file
+from site_builder.pipeline.batch import Summary
 from site_builder.render.pages import Item
 from site_builder.render.revisions_json import fragment, numbered
 

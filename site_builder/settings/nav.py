@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from site_builder.errors import Problem, did_you_mean
-from site_builder.settings_file import line_of, problem
+from site_builder.settings.pyproject import line_of, problem
 
 _NAV_TABLE = re.compile(r"^\[\[tool\.site_builder\.nav\]\]", re.MULTILINE)
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from site_builder.build import staging
-from site_builder.build.link_memory import Links, link_context, links_after, to_check
-from site_builder.build.plan import Plan
-from site_builder.build.sitewide import Staged
 from site_builder.check.linkcheck import Scan, check_scanned
 from site_builder.check.templates import Templates
 from site_builder.errors import Problem
+from site_builder.pipeline import staging
+from site_builder.pipeline.link_memory import Links, link_context, links_after, to_check
+from site_builder.pipeline.plan import Plan
+from site_builder.pipeline.sitewide import Staged
 from site_builder.search.pagefind import UI_FILES
 
 

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.build.batch import Summary
-from site_builder.build.pool import Pool, StartMethod
-from site_builder.build.reuse import Reuse
-from site_builder.build.workers import Job, Loaded, Workers
 from site_builder.check.schedule import views
 from site_builder.errors import Problem
+from site_builder.pipeline.batch import Summary
+from site_builder.pipeline.pool import Pool, StartMethod
+from site_builder.pipeline.reuse import Reuse
+from site_builder.pipeline.workers import Job, Loaded, Workers
 
 Arrived = Callable[[str, dict[str, str]], None]
 """Told of each batch's staged pages (batch name, output path → content hash) once summarized."""

@@ -1,5 +1,5 @@
 """The ``site-builder`` command: what each command calls and prints, nothing more (its
-arguments are defined in :mod:`site_builder.command_line`).
+arguments are defined in :mod:`site_builder.cli.arguments`).
 
 Exit codes: 0 all is well, 1 the site has problems, 2 the command line is
 wrong; 130 stopped by Ctrl-C (or by SIGTERM while waiting for another command on the
@@ -21,22 +21,22 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from site_builder.build.plan import plan_build
-from site_builder.build.reuse import Reuse
-from site_builder.build.site_lock import SiteLock
 from site_builder.check.schedule import Omitted, Schedule
-from site_builder.collector import collection_paused
-from site_builder.command_line import LOCKING, command_parser
+from site_builder.cli.arguments import LOCKING, command_parser
+from site_builder.cli.printing import annotation, left_out, out, problem_dict, report
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
-from site_builder.interrupts import interruptible
 from site_builder.language.english import count
-from site_builder.printing import annotation, left_out, out, problem_dict, report
-from site_builder.settings import Project, find_root, holds_site
-from site_builder.settings_file import PYPROJECT
+from site_builder.pipeline.plan import plan_build
+from site_builder.pipeline.reuse import Reuse
+from site_builder.pipeline.site_lock import SiteLock
+from site_builder.runtime.collector import collection_paused
+from site_builder.runtime.interrupts import interruptible
+from site_builder.settings.project import Project, find_root, holds_site
+from site_builder.settings.pyproject import PYPROJECT
 
 if TYPE_CHECKING:
-    from site_builder.build.pipeline import Report
-    from site_builder.build.site_check import Judged
+    from site_builder.pipeline.site_check import Judged
+    from site_builder.pipeline.steps import Report
 
 # The pipeline (Markdown, templates, workers) is imported by the commands that use it:
 # a build with nothing to do answers without it.
@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits on --help and on usage errors
         return exc.code if isinstance(exc.code, int) else 2
-    # A command runs without the cyclic collector (site_builder.collector); serve, which
+    # A command runs without the cyclic collector (site_builder.runtime.collector); serve, which
     # runs for hours, keeps it.
     paused = collection_paused() if args.handler is not _serve else contextlib.nullcontext()
     try:
@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _on_site(args: argparse.Namespace) -> int:
     """Run a command on the site it names, holding the site's lock when it uses the cache or
-    the staging folders (:mod:`site_builder.build.site_lock`)."""
+    the staging folders (:mod:`site_builder.pipeline.site_lock`)."""
     project = Project.read(_root(args.root))
     # build stages beside its output even with --no-cache; validate and revisions only read the cache.
     locks = args.command in LOCKING and not (args.command in ("validate", "revisions") and args.no_cache)
@@ -112,7 +112,7 @@ def _root(given: Path | None) -> Path:
 
 def _check(project: Project, args: argparse.Namespace, *, run: bool, spool: Path) -> Judged:
     """Steps 1-5 under the command's schedule; the cache read, never written (validate, revisions)."""
-    from site_builder.build.site_check import check_site
+    from site_builder.pipeline.site_check import check_site
 
     reuse = None if args.no_cache else Reuse.of(project.root, project.output())
     return check_site(project, run=run, spool=spool, schedule=_schedule(args), reuse=reuse)
@@ -143,7 +143,7 @@ def _build(args: argparse.Namespace, project: Project) -> int:
         report(last.warnings)
         _summary(True, last.revisions, last.pages, started, last.omitted)
         return 0
-    from site_builder.build.pipeline import build
+    from site_builder.pipeline.steps import build
 
     with _progress() as progress:
         built = build(plan, jobs=args.jobs, report=progress)
@@ -176,7 +176,7 @@ def _progress() -> Iterator[Report]:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from site_builder.interrupts import interruptible
+    from site_builder.runtime.interrupts import interruptible
     from site_builder.serve import STOP_WITHIN, serve
 
     say = functools.partial(print, file=sys.stderr, flush=True)
@@ -195,9 +195,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace, project: Project) -> int:
-    from site_builder.build.verify import verify_fixtures
     from site_builder.check.claims import claim_report, failure_text
     from site_builder.check.load import relative_to_root
+    from site_builder.pipeline.verify import verify_fixtures
 
     checked = verify_fixtures(project, args.ids, repeat=args.repeat)
     root = project.root
@@ -230,8 +230,8 @@ def _revisions(args: argparse.Namespace, project: Project) -> int:
 
 
 def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) -> int:
-    from site_builder.build.histories import Histories
-    from site_builder.build.joined import write_revisions
+    from site_builder.pipeline.histories import Histories
+    from site_builder.pipeline.joined import write_revisions
     from site_builder.render.revisions_json import dumps, latest_only
 
     checked = _check(project, args, run=False, spool=spool)

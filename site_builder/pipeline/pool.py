@@ -17,7 +17,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Literal, TypeVar
 
-from site_builder.processes import short_socket_folder, start_forkserver, start_worker
+from site_builder.runtime.processes import short_socket_folder, start_forkserver, start_worker
 
 StartMethod = Literal["fork", "forkserver"]
 """How worker processes start: ``fork``, from this process (at once, sharing what it has
@@ -79,7 +79,7 @@ class Pool:
 
     def kill(self, pid: int) -> None:
         """End the worker ``pid`` at once, if it is one of this pool's: a task that will not
-        finish (:class:`~site_builder.build.importing.Watch`). Its task and every other one under
+        finish (:class:`~site_builder.pipeline.importing.Watch`). Its task and every other one under
         way fail (the pool is broken); the next task starts new workers."""
         executor = self._executor
         if executor is not None and pid in (getattr(executor, "_processes", None) or {}):

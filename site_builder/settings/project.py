@@ -20,8 +20,8 @@ from site_builder.language.labels import Table
 from site_builder.language.plurals import LANGUAGE_TAG as LANGUAGE_TAG
 from site_builder.language.plurals import base
 from site_builder.language.tables import read_labels
-from site_builder.settings_file import PYPROJECT, TABLE, line_of, problem
-from site_builder.settings_nav import NavSection, read_nav
+from site_builder.settings.nav import NavSection, read_nav
+from site_builder.settings.pyproject import PYPROJECT, TABLE, line_of, problem
 
 _SOURCES_LABEL_RU = "Проверяемые источники"
 _DEFAULT_LABELS = {"en": "Sources", "ko": "출처"}

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import __version__
-from site_builder.build.written import stats
 from site_builder.check.load import batch_paths
-from site_builder.settings import Project
+from site_builder.pipeline.written import stats
+from site_builder.settings.project import Project
 
 _FORMAT = "3"
 """Changes whenever what the cache keeps changes shape."""

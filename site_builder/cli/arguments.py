@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from site_builder import __version__
-from site_builder.build.store import CACHE_DIR
+from site_builder.pipeline.store import CACHE_DIR
 from site_builder.starter.commands import add_commands
 
 LOCKING = ("build", "validate", "revisions", "serve", "new")
 """The commands that use the site's cache or staging folders, one at a time per site
-(:mod:`site_builder.build.site_lock`): they wait for one another, or fail with ``--no-wait``."""
+(:mod:`site_builder.pipeline.site_lock`): they wait for one another, or fail with ``--no-wait``."""
 
 
 def command_parser(handlers: Mapping[str, object]) -> argparse.ArgumentParser:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from site_builder.build import staging
-from site_builder.build.plan import Plan
-from site_builder.build.site_check import Judged
-from site_builder.build.sitewide import Staged
-from site_builder.build.written import Written, listing
 from site_builder.check.schedule import Window
 from site_builder.errors import SiteBuilderError
+from site_builder.pipeline import staging
+from site_builder.pipeline.plan import Plan
+from site_builder.pipeline.site_check import Judged
+from site_builder.pipeline.sitewide import Staged
+from site_builder.pipeline.written import Written, listing
 from site_builder.search.indexing import Index
 from site_builder.search.pagefind import SCRIPT, UI_FILES
 

@@ -15,12 +15,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_builder.build.plan import Plan
-from site_builder.build.staging import Stage, write_file
 from site_builder.errors import Problem
-from site_builder.processes import die_with_parent
+from site_builder.pipeline.plan import Plan
+from site_builder.pipeline.staging import Stage, write_file
 from site_builder.render.cover_png import draw_png, drawing_key, error_line, font_stamp, png_path, svg_source
 from site_builder.render.pages import Item
+from site_builder.runtime.processes import die_with_parent
 
 POOL_FROM = 8
 """Fewer covers to draw than this are drawn in the build's own process (a pool costs more)."""

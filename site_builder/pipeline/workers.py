@@ -21,16 +21,16 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.build.batch import Summary, summarize
-from site_builder.build.importing import Watch, importing
-from site_builder.build.inputs import batch_key
-from site_builder.build.pool import Pool, StartMethod
 from site_builder.check.claims import same_every_time
 from site_builder.check.fixture_runs import Outcome, run_fixtures
 from site_builder.check.load import Batch, fixture_id, forget, load_batch
 from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem
-from site_builder.settings import Project
+from site_builder.pipeline.batch import Summary, summarize
+from site_builder.pipeline.importing import Watch, importing
+from site_builder.pipeline.inputs import batch_key
+from site_builder.pipeline.pool import Pool, StartMethod
+from site_builder.settings.project import Project
 
 Task = tuple[Path, str]
 """A batch handed to the workers: its module and its cache key."""

@@ -2,7 +2,7 @@
 
 Its elements of ``revisions.json``, its Atom entries (10,000 revisions hold some
 300 MB of them), the link-check scans of its pages and the part of its summary only
-a site-wide check reads (:class:`~site_builder.build.batch.Body`) are written once
+a site-wide check reads (:class:`~site_builder.pipeline.batch.Body`) are written once
 by the worker that rendered the batch; the site-wide files are joined from them by
 the kernel, and the scans and the body are read back only when a step asks for them.
 """
@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from site_builder.build.inputs import content_hash
 from site_builder.check.linkcheck import Scan
-from site_builder.pickled import quick_state
+from site_builder.pipeline.inputs import content_hash
+from site_builder.runtime.pickled import quick_state
 
 if TYPE_CHECKING:
-    from site_builder.build.batch import Summary
+    from site_builder.pipeline.batch import Summary
 
 
 @quick_state
