@@ -375,7 +375,10 @@ def test_a_feed_entrys_fragment_link_resolves_against_xml_base_to_an_id(matrix: 
 
 def test_an_article_may_link_to_an_earlier_revision_and_a_diff(tmp_path: Path) -> None:
     root = copy_site(tmp_path, BASES["root"])
-    linking = "[the history](/articles/growing-note/revisions/1/), [a diff](/articles/growing-note/diff/2/)"
+    linking = (
+        "[the history](/articles/growing-note/revisions/1/), [a diff](/articles/growing-note/diff/2/),"
+        " [the first start](/articles/growing-note/revisions/1/#start)"
+    )
     edit(root, "articles/a_2020_en.py", "[home](/)", f"[home](/), {linking}")
     built = build(root, tmp_path / "out")
     assert built.code == 0, built.err

@@ -26,7 +26,7 @@ from site_builder.check.load import Batch, fixture_id, relative_to_root
 from site_builder.check.page_ids import HISTORY_IDS
 from site_builder.check.revision_fields import revision_findings
 from site_builder.check.schedule import Timing
-from site_builder.check.site_layout import article_url, history_urls, page_urls, resolves
+from site_builder.check.site_layout import article_url, history_urls, page_urls, resolves, revision_url
 from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
 from site_builder.runtime.pickled import quick_state
@@ -170,13 +170,21 @@ def _history_problems(root: Path, settings: Settings, steps: Sequence[Step]) -> 
 
 
 def _page_ids(parts: Sequence[Refs], steps: Sequence[Step]) -> dict[str, tuple[str, ...]]:
-    """Each article page's ids from its content (the latest revision's), and the ids of its
-    history when it has one."""
-    articles = {page: ids for part in parts for page, ids in part.ids}
-    for step in steps:
-        if step.later and (page := article_url(step.slug)) in articles:
-            articles[page] = (*articles[page], *HISTORY_IDS)
-    return articles
+    """Each article page's ids from its content (the latest revision's), each earlier
+    revision's page's from its own, and the ids of the history on all of them when the article
+    has one."""
+    contents: dict[str, list[tuple[str, ...]]] = {}
+    for part in parts:
+        for (slug, _), (_, ids) in zip(part.slugs, part.ids, strict=True):
+            contents.setdefault(slug, []).append(ids)
+    revised = {step.slug for step in steps if step.later}
+    pages: dict[str, tuple[str, ...]] = {}
+    for slug, each in contents.items():
+        history = tuple(HISTORY_IDS) if slug in revised else ()
+        pages[article_url(slug)] = (*each[-1], *history)
+        for number, ids in enumerate(each[:-1], 1):
+            pages[revision_url(slug, number)] = (*ids, *history)
+    return pages
 
 
 def nav_problems(settings: Settings, slugs: Iterable[str]) -> list[Problem]:
