@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import jinja2
 from markupsafe import Markup
 
-from site_builder.check.page_ids import RESERVED_IDS, fixture_anchors, heading_anchors
+from site_builder.check.fragments import content_ids
+from site_builder.check.page_ids import RESERVED_IDS
 from site_builder.check.site_layout import article_url, diff_url
 from site_builder.language.labels import Chrome
 from site_builder.render.diff import diff_revisions
@@ -111,9 +112,9 @@ def _fragments_on(content_html: str, page: Callable[[str], str]) -> str:
 
 
 def _page_ids(item: Item) -> frozenset[str]:
-    """The ids the page of revision ``item`` has for a ``#fragment`` to name."""
-    headings = {anchor for anchor, _ in heading_anchors(item.content_html)}
-    return frozenset(headings | RESERVED_IDS | set(fixture_anchors(item.fixtures).values()))
+    """The ids the page of revision ``item`` has for a ``#fragment`` to name: those validation
+    knows it by (:func:`~site_builder.check.fragments.content_ids`) and the template's own."""
+    return frozenset(content_ids(item.content_html, item.fixtures)) | RESERVED_IDS
 
 
 def _linked_where_listed(item: Item, categories: Collection[str]) -> Item:
