@@ -35,9 +35,9 @@ from site_builder.check.fixture_runs import Outcome
 from site_builder.check.load import relative_to_root
 from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem, SiteBuilderError, errors_in
-from site_builder.pipeline.batch import Summary
 from site_builder.pipeline.site_check import Judged, check_site
 from site_builder.pipeline.verify import run_some
+from site_builder.pipeline.worker.batch import Summary
 from site_builder.settings.project import Project, find_root, load_settings
 
 _CHECKED = pytest.StashKey[dict[Path, Judged]]()

@@ -23,7 +23,8 @@ from site_builder.check.load import (
 from site_builder.check.rules import batch_problems, site_problems
 from site_builder.errors import Problem
 from site_builder.render.feeds import feed_entry, write_atom_feed
-from site_builder.render.pages import Item, render_articles, render_lists
+from site_builder.render.items import Item
+from site_builder.render.pages import render_articles, render_lists
 from site_builder.settings.project import Settings, load_settings
 
 

@@ -25,8 +25,8 @@ from reference import check_pages
 
 from site_builder import cli
 from site_builder.errors import Problem
-from site_builder.pipeline import staging as output
-from site_builder.pipeline.store import CACHE_DIR
+from site_builder.pipeline.cache.store import CACHE_DIR
+from site_builder.pipeline.staging import folder as output
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"

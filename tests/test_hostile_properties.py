@@ -57,7 +57,8 @@ from site_builder.check.url_policy import check_url
 from site_builder.language.labels import labels_for
 from site_builder.render.feeds import sitemap
 from site_builder.render.highlight import highlight_code
-from site_builder.render.pages import environment, items_from
+from site_builder.render.items import items_from
+from site_builder.render.pages import environment
 from site_builder.render.proofs import proofs_of
 from site_builder.render.revisions_json import dumps, revision_dict
 from site_builder.settings.project import Settings

@@ -24,7 +24,7 @@ import pytest
 from conftest import MakeSite, RunCli
 from drafts_site import BUILD_DATE, DRAFT, DUE, LATER, PUBLISHED, epoch
 
-from site_builder.pipeline.store import CACHE_DIR
+from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.search.shards import shard_count
 
 BENCH = Path(__file__).parent.parent / "bench" / "corpus.py"
@@ -375,7 +375,7 @@ def test_a_link_into_a_page_is_checked_again_when_only_that_page_changed(
 
 def test_the_link_check_looks_again_only_at_what_may_have_changed() -> None:
     from site_builder.check.linkcheck import scan_page
-    from site_builder.pipeline.link_memory import link_context, links_after, to_check
+    from site_builder.pipeline.cache.link_memory import link_context, links_after, to_check
 
     pages = {
         "a/index.html": '<a href="/b/#x">b</a> <a href="/c/">c</a>',
@@ -628,7 +628,7 @@ def test_a_build_that_did_not_stage_a_page_fails_and_leaves_the_site_as_it_was(
 ) -> None:
     """The last look before the swap: a page the build has a hash for but did not write (a
     bug of ours) ends the build with an error, and the live site stays as it was."""
-    from site_builder.pipeline import staging
+    from site_builder.pipeline.staging import folder as staging
 
     built(site, run_cli)
     before = tree(site / "build")
@@ -670,7 +670,7 @@ def test_the_prune_reads_only_the_folders_changed_since_the_record(
 ) -> None:
     """With a spare and its record, a one-batch rebuild reads the folders it wrote into (and
     those above them), not the hundreds it left alone."""
-    from site_builder.pipeline import staging
+    from site_builder.pipeline.staging import folder as staging
 
     built(site, run_cli)
     first_paragraph(site, "batch_00004", "Раз. ")
@@ -743,7 +743,7 @@ def test_a_record_an_older_version_wrote_is_a_miss_not_a_crash(
 def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same(tmp_path: Path) -> None:
     """The rule the prune stands on: an unchanged folder's record is its listing; one with
     an entry added, or one holding anything but files and folders, is read again."""
-    from site_builder.pipeline.written import Written, listing
+    from site_builder.pipeline.staging.written import Written, listing
 
     out = tmp_path / "out"
     (out / "a" / "b").mkdir(parents=True)
@@ -771,8 +771,8 @@ def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(
     never half read: in its batch's own file (the site index gone), the batch is imported
     again; in the site index, the build reads the batches' own files instead. Either way the
     build gives what a clean one gives, and keeps a whole index again."""
-    from site_builder.pipeline.site_index import KEY, KIND, read_index
-    from site_builder.pipeline.store import Store
+    from site_builder.pipeline.cache.store import Store
+    from site_builder.pipeline.worker.site_index import KEY, KIND, read_index
 
     built(site, run_cli)
     batches = site / CACHE_DIR / "batches"
@@ -829,7 +829,8 @@ def _objects(value: object) -> list[object]:
 def test_a_kept_summary_comes_back_equal_in_every_object_it_holds(site: Path, run_cli: RunCli) -> None:
     """Every object of every kept summary and of its body (kept in its texts file), pickled and
     read back (``pickled.quick_state``)."""
-    from site_builder.pipeline.reuse import Reuse
+    from site_builder.pipeline.cache.reuse import Reuse
+    from site_builder.pipeline.worker.site_index import kept_summary
 
     built(site, run_cli)
     reuse = Reuse.of(site, site / "build")
@@ -837,7 +838,7 @@ def test_a_kept_summary_comes_back_equal_in_every_object_it_holds(site: Path, ru
     assert keys
     kinds: set[str] = set()
     for key in keys:
-        summary = reuse.summary(key)
+        summary = kept_summary(reuse, key)
         assert summary is not None
         for value in (summary, summary.body()):
             again = pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
@@ -870,8 +871,8 @@ def test_a_build_given_up_for_a_newer_edit_leaves_its_folders_to_the_next_build(
     rebuild after a site was built into an empty folder has no spare to bring up to date: its
     staging folder, every folder of the site made anew, must become the spare, or each rebuild
     given up in a row makes them all again (seconds at 10,000 articles)."""
+    from site_builder.pipeline.cache.reuse import Reuse
     from site_builder.pipeline.plan import plan_build
-    from site_builder.pipeline.reuse import Reuse
     from site_builder.pipeline.steps import build
     from site_builder.settings.project import Project
 
@@ -899,7 +900,7 @@ def test_building_another_folder_keeps_this_folders_spare_and_only_one_other(
     """A writer runs ``serve`` (its own folder in the cache) and ``build`` by turns: each keeps
     the other's spare site, so neither's next rebuild makes every folder again. A third folder
     built pushes out the spare of the one built longest ago: spares never pile up."""
-    from site_builder.pipeline.reuse import Reuse
+    from site_builder.pipeline.cache.reuse import Reuse
 
     def build_into(out: Path) -> None:
         result = run_cli(["build", "--root", str(site), "--out", str(out)])

@@ -11,9 +11,9 @@ from types import SimpleNamespace
 import pytest
 from conftest import MakeSite, RunCli
 
-from site_builder.pipeline import inputs as freshness
-from site_builder.pipeline.reuse import Reuse
-from site_builder.pipeline.store import Store
+from site_builder.pipeline.cache import inputs as freshness
+from site_builder.pipeline.cache.reuse import Reuse
+from site_builder.pipeline.cache.store import Store
 from site_builder.settings.project import Project
 
 BATCH = """\

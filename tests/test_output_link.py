@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.pipeline import staging as output
+from site_builder.pipeline.staging import folder as output
 
 
 def test_a_new_name_in_a_missing_folder_is_a_hard_link(tmp_path: Path) -> None:

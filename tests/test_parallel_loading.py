@@ -85,7 +85,7 @@ def test_a_check_of_every_page_holds_the_scans_of_a_few_batches_only(tmp_path: o
     from pathlib import Path
 
     from site_builder.check.linkcheck import scan_page
-    from site_builder.pipeline.texts import Scans, Texts
+    from site_builder.pipeline.worker.texts import Scans, Texts
 
     folder = Path(str(tmp_path))
     summaries = []
@@ -95,7 +95,8 @@ def test_a_check_of_every_page_holds_the_scans_of_a_few_batches_only(tmp_path: o
             folder / f"{number}.text", b"", [], {page: scan_page(f'<p id="x{number}"></p>')}, None
         )
         summaries.append(_Part(texts, {page: "sha"}))
-    scans = Scans(summaries, {"index.html": scan_page("<p></p>")})  # type: ignore[arg-type]
+    owners = {path: part.texts for part in summaries for path in part.pages}
+    scans = Scans(owners, {"index.html": scan_page("<p></p>")})
 
     assert [scans[path].ids for path in scans][:2] == [{"x0"}, {"x1"}]
     assert len(scans) == Scans.HELD_BATCHES + 11

@@ -17,7 +17,8 @@ from site_builder.cli.printing import report
 from site_builder.errors import Problem
 from site_builder.language.english import count
 from site_builder.language.labels import COUNTS, labels_for
-from site_builder.render.pages import CategoryLink, Item, environment, render_articles, render_lists
+from site_builder.render.items import CategoryLink, Item
+from site_builder.render.pages import environment, render_articles, render_lists
 from site_builder.render.proofs import Proof
 from site_builder.settings.project import Settings
 

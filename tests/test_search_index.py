@@ -12,7 +12,7 @@ import pytest
 from conftest import HEADER, base_url_at, build_quietly, settings_at, write_site
 from site_urls import dead_urls, search_urls
 
-from site_builder.pipeline.staging import link
+from site_builder.pipeline.staging.folder import link
 from site_builder.search.indexing import Index, Indexing
 from site_builder.search.shards import shard_count
 

@@ -20,8 +20,8 @@ from bs4 import BeautifulSoup, Tag
 from conftest import HEADER, SETTINGS, RunCli, base_url_at, build_quietly, settings_at
 from site_urls import dead_urls
 
-from site_builder.pipeline import covers
-from site_builder.pipeline.store import CACHE_DIR
+from site_builder.pipeline.cache.store import CACHE_DIR
+from site_builder.pipeline.sitewide import covers
 from site_builder.render.cover_png import draw_png, font_stamp, png_path
 from site_builder.render.sharing import og_locale
 

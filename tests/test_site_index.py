@@ -16,10 +16,10 @@ from test_incremental import N, clean_build, copied, first_paragraph, tree, writ
 from test_proof_marks import BORROWER, OWNER
 from test_proof_marks import make_site as proof_site
 
-from site_builder.pipeline.batch import Summary
-from site_builder.pipeline.site_index import CHANGES, KEY, KIND, read_index
-from site_builder.pipeline.store import CACHE_DIR, Store
-from site_builder.pipeline.texts import Texts
+from site_builder.pipeline.cache.store import CACHE_DIR, Store
+from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.site_index import CHANGES, KEY, KIND, read_index
+from site_builder.pipeline.worker.texts import Texts
 
 
 @pytest.fixture(scope="module")
@@ -247,7 +247,7 @@ def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
     """A kept summary whose pages are gone from the site and the spare is made again, under
     the same key, into a new texts file: the index must hold the new one, or every later
     build finds the old one's file replaced and imports the batch again."""
-    from site_builder.pipeline.reuse import Reuse
+    from site_builder.pipeline.cache.reuse import Reuse
 
     site = copied(corpus_site, tmp_path)
     built(site, run_cli)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from site_builder import __version__
-from site_builder.pipeline.store import CACHE_DIR
+from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.starter.commands import add_commands
 
 LOCKING = ("build", "validate", "revisions", "serve", "new")

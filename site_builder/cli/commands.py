@@ -26,8 +26,8 @@ from site_builder.cli.arguments import LOCKING, command_parser
 from site_builder.cli.printing import annotation, left_out, out, problem_dict, report
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
 from site_builder.language.english import count
+from site_builder.pipeline.cache.reuse import Reuse
 from site_builder.pipeline.plan import plan_build
-from site_builder.pipeline.reuse import Reuse
 from site_builder.pipeline.site_lock import SiteLock
 from site_builder.runtime.collector import collection_paused
 from site_builder.runtime.interrupts import interruptible
@@ -230,8 +230,8 @@ def _revisions(args: argparse.Namespace, project: Project) -> int:
 
 
 def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) -> int:
-    from site_builder.pipeline.histories import Histories
-    from site_builder.pipeline.joined import write_revisions
+    from site_builder.pipeline.sitewide.histories import Histories
+    from site_builder.pipeline.sitewide.joined import write_revisions
     from site_builder.render.revisions_json import dumps, latest_only
 
     checked = _check(project, args, run=False, spool=spool)

@@ -15,10 +15,11 @@ from pathlib import Path
 
 from site_builder.check.schedule import views
 from site_builder.errors import Problem
-from site_builder.pipeline.batch import Summary
-from site_builder.pipeline.pool import Pool, StartMethod
-from site_builder.pipeline.reuse import Reuse
-from site_builder.pipeline.workers import Job, Loaded, Workers
+from site_builder.pipeline.cache.reuse import Reuse
+from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.pool import Pool, StartMethod
+from site_builder.pipeline.worker.site_index import kept_summaries, kept_summary
+from site_builder.pipeline.worker.workers import Job, Loaded, Workers
 
 Arrived = Callable[[str, dict[str, str]], None]
 """Told of each batch's staged pages (batch name, output path → content hash) once summarized."""
@@ -71,7 +72,7 @@ def load_batches(
     found: dict[Path, Summary] = {}
     paths = sorted(keys, key=lambda path: hooks.group(path.stem)) if hooks is not None else list(keys)
     kept = reuse.batch_keys() if reuse is not None else set()
-    index = reuse.index() if reuse is not None and kept else {}
+    index = kept_summaries(reuse) if reuse is not None and kept else {}
     by_name = {path.stem: key for path, key in keys.items()}
     tell = _teller(hooks)
     with Workers(job, min(jobs or default_jobs(), max(1, len(keys))), start) as workers:
@@ -84,7 +85,7 @@ def load_batches(
         for path in paths:
             if keys[path] not in kept or reuse is None:
                 continue
-            entry = _usable(reuse.summary(keys[path], index), job, hooks, by_name)
+            entry = _usable(kept_summary(reuse, keys[path], index), job, hooks, by_name)
             if entry is not None:
                 found[path] = entry
                 tell(path, Loaded(entry, None))

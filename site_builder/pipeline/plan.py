@@ -12,11 +12,11 @@ from pathlib import Path
 
 from site_builder.check.schedule import Schedule
 from site_builder.errors import UsageError
-from site_builder.pipeline.inputs import Inputs, hash_inputs
-from site_builder.pipeline.reuse import Reuse
-from site_builder.pipeline.staging import leftovers
-from site_builder.pipeline.store import Store
-from site_builder.pipeline.written import Written
+from site_builder.pipeline.cache.inputs import Inputs, hash_inputs
+from site_builder.pipeline.cache.reuse import Reuse
+from site_builder.pipeline.cache.store import Store
+from site_builder.pipeline.staging.folder import leftovers
+from site_builder.pipeline.staging.written import Written
 from site_builder.settings.project import Project
 
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from site_builder.check.schedule import Window
 from site_builder.errors import SiteBuilderError
-from site_builder.pipeline import staging
 from site_builder.pipeline.plan import Plan
 from site_builder.pipeline.site_check import Judged
-from site_builder.pipeline.sitewide import Staged
-from site_builder.pipeline.written import Written, listing
+from site_builder.pipeline.sitewide.stage import Staged
+from site_builder.pipeline.staging import folder as staging
+from site_builder.pipeline.staging.written import Written, listing
 from site_builder.search.indexing import Index
 from site_builder.search.pagefind import SCRIPT, UI_FILES
 

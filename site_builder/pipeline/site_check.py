@@ -6,6 +6,7 @@ the same :class:`Judged` site (:mod:`site_builder.pipeline.steps`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections import Counter
@@ -20,11 +21,11 @@ from site_builder.check.load import fixture_batch, missing_articles
 from site_builder.check.rules import Refs, site_problems
 from site_builder.check.schedule import Omitted, Schedule, Timing, including
 from site_builder.errors import Problem
-from site_builder.pipeline.batch import Summary
-from site_builder.pipeline.inputs import Inputs, hash_inputs
+from site_builder.pipeline.cache.inputs import Inputs, hash_inputs
+from site_builder.pipeline.cache.reuse import Reuse
 from site_builder.pipeline.loading import Batches, load_batches
-from site_builder.pipeline.reuse import Reuse
-from site_builder.pipeline.workers import Job
+from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.workers import Job
 from site_builder.settings.project import Project
 
 
@@ -62,7 +63,9 @@ class Memo:
     @classmethod
     def of(cls, inputs: Inputs, reuse: Reuse | None) -> Memo | None:
         """The memo of a build of ``inputs`` with the cache ``reuse`` (None: no cache)."""
-        return cls(f"{inputs.common}\0{inputs.assets}", reuse.rules) if reuse is not None else None
+        if reuse is None:
+            return None
+        return cls(f"{inputs.common}\0{inputs.assets}", functools.partial(reuse.kept, "rules", of=Rules))
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.errors import UsageError
-from site_builder.pipeline.store import CACHE_DIR
+from site_builder.pipeline.cache.store import CACHE_DIR
 
 LOCK_FILE = "lock"
 """The lock's file in the cache folder."""

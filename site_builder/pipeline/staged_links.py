@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from site_builder.check.linkcheck import Scan, check_scanned
 from site_builder.check.templates import Templates
 from site_builder.errors import Problem
-from site_builder.pipeline import staging
-from site_builder.pipeline.link_memory import Links, link_context, links_after, to_check
+from site_builder.pipeline.cache.link_memory import Links, link_context, links_after, to_check
 from site_builder.pipeline.plan import Plan
-from site_builder.pipeline.sitewide import Staged
+from site_builder.pipeline.sitewide.stage import Staged
+from site_builder.pipeline.staging import folder as staging
 from site_builder.search.pagefind import UI_FILES
 
 

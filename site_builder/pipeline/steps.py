@@ -6,7 +6,7 @@ links, index, swap the new site in whole and remember what it learned:
 
 1. load each batch in a worker, or take its kept summary (:mod:`.loading`);
 2. judge each batch on its own, 3. run its fixtures, 4. render its article pages
-   into the staging folder (all in :func:`site_builder.pipeline.batch.summarize`);
+   into the staging folder (all in :func:`site_builder.pipeline.worker.batch.summarize`);
 5. judge the site as a whole: unique slugs, link targets, claims against outcomes;
 6. render the rest (lists, sitemap, feed, ``revisions.json``) and stage it;
 7. check the links of every staged page (a fault there is a template's, reported at
@@ -29,18 +29,18 @@ from pathlib import Path
 from site_builder.check.images import Assets
 from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem, SiteBuilderError, errors_in
-from site_builder.pipeline import staging
 from site_builder.pipeline.loading import Hooks, default_jobs, load_batches
 from site_builder.pipeline.plan import Plan
-from site_builder.pipeline.pool import Pool, StartMethod
-from site_builder.pipeline.preview import Show, changed
 from site_builder.pipeline.publish import publish, swap
-from site_builder.pipeline.reuse import Memory
+from site_builder.pipeline.remember import Memory, remember
 from site_builder.pipeline.site_check import Judged, Memo, judge
-from site_builder.pipeline.sitewide import Staged, stage_rest
+from site_builder.pipeline.sitewide.stage import Staged, stage_rest
 from site_builder.pipeline.staged_links import check_links
-from site_builder.pipeline.workers import Job
-from site_builder.pipeline.written import Written, listing
+from site_builder.pipeline.staging import folder as staging
+from site_builder.pipeline.staging.preview import Show, changed
+from site_builder.pipeline.staging.written import Written, listing
+from site_builder.pipeline.worker.pool import Pool, StartMethod
+from site_builder.pipeline.worker.workers import Job
 from site_builder.search.indexing import Indexing, never
 
 
@@ -257,19 +257,19 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     written = swap(run.plan, run.stage, judged, staged, index)  # 9.
     if run.plan.reuse is not None and links.memory is not None:  # 10.
         memory = Memory(
-            run.plan.inputs,
-            written.record,
-            run.stage.live,
-            written.spare_kept,
-            links.memory,
-            staged.lists,
-            judged.batches,
-            index,
-            staged.covers,
-            staged.superseded,
-            judged.rules,
+            inputs=run.plan.inputs,
+            written=written.record,
+            before=run.stage.live,
+            spare_kept=written.spare_kept,
+            links=links.memory,
+            lists=staged.lists,
+            summaries=judged.batches,
+            index=index,
+            covers=staged.covers,
+            superseded=staged.superseded,
+            rules=judged.rules,
         )
-        run.plan.reuse.remember(memory)
+        remember(run.plan.reuse, memory)
     pages, files, record = written.record.pages, len(written.record.files), written.record
     return Built((), judged.revisions, pages, files, omitted=record.omitted, warnings=record.warnings)
 

@@ -19,7 +19,7 @@ from site_builder.check.fixture_runs import Outcome
 from site_builder.check.load import batch_paths, missing_articles
 from site_builder.errors import CLOSE_IDS, Problem, UsageError, did_you_mean
 from site_builder.pipeline.loading import Batches, load_batches
-from site_builder.pipeline.workers import Job
+from site_builder.pipeline.worker.workers import Job
 from site_builder.settings.project import Project
 
 

@@ -20,7 +20,8 @@ from site_builder.language.labels import Chrome
 from site_builder.render.diff import diff_revisions
 from site_builder.render.history import History, Version, history_of
 from site_builder.render.images import with_sizes
-from site_builder.render.pages import CategoryLink, Item, article_page, render_page
+from site_builder.render.items import CategoryLink, Item
+from site_builder.render.pages import article_page, render_page
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.render.sub_path import move_under
 from site_builder.settings.project import Settings

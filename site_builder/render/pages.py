@@ -9,87 +9,25 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
 
 from site_builder.check.page_ids import RESERVED_IDS
-from site_builder.check.site_layout import article_file, article_url, category_slug, category_url, under
+from site_builder.check.site_layout import article_file, category_slug, under
 from site_builder.language.labels import Chrome
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
 from site_builder.render.history import History
-from site_builder.render.images import Measured, with_sizes
+from site_builder.render.images import with_sizes
+from site_builder.render.items import CategoryLink, Item
 from site_builder.render.navigation import nav_rank, site_nav
-from site_builder.render.proofs import Proof, fixture_entries, mark_proofs
+from site_builder.render.proofs import fixture_entries, mark_proofs
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.render.sharing import sharing
 from site_builder.render.sub_path import move_under
-from site_builder.runtime.pickled import quick_state
 from site_builder.settings.project import Settings
-
-
-@quick_state
-@dataclass(frozen=True, slots=True)
-class CategoryLink:
-    """A category as templates show it."""
-
-    name: str
-    url: str
-    count: int = 0
-
-
-@quick_state
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Item:
-    """One revision as the index, category and article templates show it."""
-
-    slug: str
-    title: str
-    url: str
-    published: str
-    minutes: int
-    excerpt: str
-    cover: str | None
-    lang: str
-    categories: tuple[CategoryLink, ...]
-    fixtures: tuple[str, ...]
-    verified: int
-    content_html: str
-    proofs: tuple[Proof, ...] = ()
-    """Its ``verified_output`` blocks, for the marks on its page (empty in lists)."""
-    draft: bool = False
-    """An included draft: marked as one."""
-    scheduled: str = ""
-    """The date an included revision is scheduled for, when after the build's date: marked."""
-    images: Measured = ()
-    """Width and height of the cover and of each image of the body, by ``src`` as written."""
-    later: bool = False
-    """A later revision of its article (``revised=``/``changes=``): its pages need every batch."""
-    revised: str = ""
-    """A later revision's own date."""
-    changes: str = ""
-    """A later revision's note of changes, as HTML."""
-    updated: str = ""
-    """In lists, the feed and the sitemap: the date of the article's latest revision, when it has
-    more than one (``published`` stays the first revision's)."""
-
-    @property
-    def date(self) -> str:
-        """The date it takes effect: ``revised`` for a later revision, else ``published``."""
-        return self.revised or self.published
-
-    @property
-    def latest_date(self) -> str:
-        """The date lists show and sort by: the latest revision's."""
-        return self.updated or self.published
-
-    @property
-    def cover_size(self) -> tuple[int, int] | None:
-        """The cover's width and height, when it has a cover that could be measured."""
-        return next(((w, h) for src, w, h in self.images if src == self.cover), None)
 
 
 def environment(root: Path) -> jinja2.Environment:
@@ -122,35 +60,6 @@ def _environment(root: Path, _shape: tuple[tuple[str, int, int], ...]) -> jinja2
     return jinja2.Environment(
         loader=loader, autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
     )
-
-
-def items_from(revisions: Sequence[Mapping[str, object]], proofs: Sequence[tuple[Proof, ...]]) -> list[Item]:
-    """Template items from the ``revisions`` JSON objects and their verified outputs."""
-    return [
-        Item(
-            slug=str(r["slug"]),
-            title=str(r["title"]),
-            url=article_url(str(r["slug"])),
-            published=str(r["published"]),
-            minutes=int(str(r["readingMinutes"])),
-            excerpt=str(r["excerpt"]),
-            cover=None if r["cover"] is None else str(r["cover"]),
-            lang=str(r["lang"]),
-            categories=tuple(CategoryLink(str(c), category_url(str(c))) for c in _strings(r["categories"])),
-            fixtures=tuple(_strings(r["fixtures"])),
-            verified=len(marked),
-            content_html=str(r.get("contentHtml", "")),
-            proofs=marked,
-            later=r.get("changes") is not None,
-            revised=str(r.get("revised") or ""),
-            changes=str(r.get("changes") or ""),
-        )
-        for r, marked in zip(revisions, proofs, strict=True)
-    ]
-
-
-def _strings(value: object) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list) else []
 
 
 def newest_first(items: Sequence[Item]) -> list[Item]:

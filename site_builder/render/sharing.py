@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from markupsafe import Markup
 
 from site_builder.render.cover_png import HEIGHT, WIDTH, png_path
+from site_builder.render.items import Item
 from site_builder.settings.project import Settings
-
-if TYPE_CHECKING:
-    from site_builder.render.pages import Item  # which renders pages with this module
 
 # OpenGraph wants a locale as language_TERRITORY; for a bare language, its most likely
 # territory (CLDR's likely subtags).

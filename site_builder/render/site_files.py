@@ -1,6 +1,6 @@
 """The generated files of the site besides article pages, rendered in memory.
 
-Article pages are rendered batch by batch (see :mod:`site_builder.pipeline.batch`);
+Article pages are rendered batch by batch (see :mod:`site_builder.pipeline.worker.batch`);
 what is left needs every batch: the index and category pages, the sitemap, and
 the fixed files (``robots.txt``, the theme). A template error (in a site's own
 ``templates/`` override, say) becomes a problem at the template's file and line,
@@ -20,7 +20,8 @@ from site_builder.check.linkcheck import Scan, scan_page
 from site_builder.errors import Problem
 from site_builder.render.feeds import robots, sitemap
 from site_builder.render.highlight import highlight_css
-from site_builder.render.pages import Item, environment, render_lists
+from site_builder.render.items import Item
+from site_builder.render.pages import environment, render_lists
 from site_builder.render.template_errors import template_problem
 from site_builder.settings.project import Settings
 

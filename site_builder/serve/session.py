@@ -8,7 +8,7 @@ stop deletes nothing (at 10,000 articles deleting the site took seconds) and the
 of the same site, which finds the folder taken, builds into a temporary folder.
 
 What makes a rebuild cheap is what the process keeps between builds: the cache's entries stay in memory
-(:meth:`~site_builder.pipeline.store.Store.in_memory`), so a rebuild re-imports and
+(:meth:`~site_builder.pipeline.cache.store.Store.in_memory`), so a rebuild re-imports and
 re-renders only the batches whose key changed, rewrites only the files whose bytes
 changed and re-indexes only the search shards whose pages did, without reading
 every other batch's summary again. Its changed pages are served as soon as they are checked,
@@ -41,14 +41,14 @@ import watchfiles
 from site_builder.check.schedule import Schedule
 from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
+from site_builder.pipeline.cache.store import Store
 from site_builder.pipeline.loading import default_jobs
 from site_builder.pipeline.plan import plan_build
-from site_builder.pipeline.pool import Pool
-from site_builder.pipeline.preview import Changed
 from site_builder.pipeline.site_lock import SiteLock
+from site_builder.pipeline.staging.preview import Changed
 from site_builder.pipeline.steps import build
-from site_builder.pipeline.store import Store
-from site_builder.pipeline.workers import WORKERS
+from site_builder.pipeline.worker.pool import Pool
+from site_builder.pipeline.worker.workers import WORKERS
 from site_builder.runtime.addresses import LOCAL_HOST, bound_server, listening
 from site_builder.serve.changes import Changes
 from site_builder.serve.pages import Handler, State

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from site_builder.check.revision_fields import SLUG
 from site_builder.errors import UsageError
-from site_builder.pipeline.reuse import Reuse
+from site_builder.pipeline.cache.reuse import Reuse
 from site_builder.pipeline.site_check import check_site
 from site_builder.settings.project import Project
 from site_builder.starter.site import render, today

@@ -26,10 +26,10 @@ from site_builder.check.fixture_runs import Outcome, run_fixtures
 from site_builder.check.load import Batch, fixture_id, forget, load_batch
 from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem
-from site_builder.pipeline.batch import Summary, summarize
-from site_builder.pipeline.importing import Watch, importing
-from site_builder.pipeline.inputs import batch_key
-from site_builder.pipeline.pool import Pool, StartMethod
+from site_builder.pipeline.cache.inputs import batch_key
+from site_builder.pipeline.worker.batch import Summary, summarize
+from site_builder.pipeline.worker.importing import Watch, importing
+from site_builder.pipeline.worker.pool import Pool, StartMethod
 from site_builder.settings.project import Project
 
 Task = tuple[Path, str]

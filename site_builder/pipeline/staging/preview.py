@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Set
 
-from site_builder.pipeline.staging import Stage
+from site_builder.pipeline.staging.folder import Stage
 
 Changed = Mapping[str, bytes | None]
 """Output path → the new bytes of a generated file; None for one the build removed."""

@@ -1,13 +1,17 @@
 """One home for everything a build remembers of the last one.
 
 The cache (``.site-builder-cache/``) holds, for one site: each clean batch's
-:class:`~site_builder.pipeline.batch.Summary` under its input key, the list pages,
+:class:`~site_builder.pipeline.worker.batch.Summary` under its input key, the list pages,
 the search bundles, and per output folder the record of what was written, what
 the link check knew, the site before the live one (the *spare*, which the next
 build brings up to date instead of writing every file again) and the batch
 modules' stat stamps. A build reads all of it through one :class:`Reuse`, and
-writes it in one call, :meth:`Reuse.remember`, once the new site is swapped in: a
+writes it once the new site is swapped in (:func:`site_builder.pipeline.remember.remember`): a
 failed build changes nothing in the cache. ``--no-cache`` is simply no ``Reuse``.
+
+The cache holds values and knows none of the steps that make them: a caller names the
+type it expects (:meth:`Reuse.kept`), and a kept summary's own rules live with the summary
+(:mod:`site_builder.pipeline.worker.site_index`).
 """
 
 from __future__ import annotations
@@ -16,46 +20,34 @@ import dataclasses
 import hashlib
 import os
 import pickle
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
-from site_builder.pipeline.inputs import Inputs, Stamp
-from site_builder.pipeline.link_memory import Links
-from site_builder.pipeline.store import Store
-from site_builder.pipeline.written import Written
+from site_builder.pipeline.cache.inputs import Stamp
+from site_builder.pipeline.cache.link_memory import Links
+from site_builder.pipeline.cache.store import Store
+from site_builder.pipeline.staging.written import Written
 
-if TYPE_CHECKING:
-    from site_builder.pipeline.batch import Summary
-    from site_builder.pipeline.site_check import Rules
-    from site_builder.render.site_files import Lists
-    from site_builder.search.indexing import Index
+T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class Memory:
-    """What a successful build leaves for the next one (see :meth:`Reuse.remember`)."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KeptSite:
+    """What :meth:`Reuse.keep_site` keeps of one output folder."""
 
-    inputs: Inputs
     written: Written
     """The record of the site now live."""
     before: Written | None
     """The record of the site that was live until now: kept as the spare when it was."""
     spare_kept: bool
     links: Links
-    lists: tuple[str, Lists] | None
-    """The list pages by their key, when they were rendered anew."""
-    summaries: Mapping[str, Summary]
-    """Every batch of the site by its key (kept ones included)."""
-    index: Index
-    covers: Mapping[str, Path | None] = dataclasses.field(default_factory=dict)
-    """Every cover drawing the site uses → the PNG this build drew (None: kept already)."""
-    superseded: frozenset[str] = frozenset()
+    superseded: frozenset[str]
     """The slugs of the articles with a later revision: the next build's workers leave their
-    pages to the kernel (:meth:`Reuse.superseded`)."""
-    rules: Rules | None = None
-    """The site-wide rules' findings and what they were found under (:meth:`Reuse.rules`)."""
+    pages to the main process (:meth:`Reuse.superseded`)."""
+    stamps: Mapping[str, Stamp]
+    """The batch modules' stat stamps."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +90,8 @@ class Reuse:
         return entry if isinstance(entry, Written) else None
 
     def spare(self) -> Path:
-        """Where the site before the live one is kept (see :func:`~site_builder.pipeline.staging.swap`)."""
+        """Where the site before the live one is kept
+        (see :func:`~site_builder.pipeline.staging.folder.swap`)."""
         return self.store.folder / "spare" / self._record
 
     def spare_record(self) -> Written | None:
@@ -132,44 +125,11 @@ class Reuse:
         """The keys of the batches kept."""
         return self.store.keys("batches")
 
-    def index(self) -> dict[str, Summary]:
-        """The kept summaries the site index holds, by batch key (:mod:`.site_index`)."""
-        from site_builder.pipeline.site_index import read_index  # the render machinery: only when loading
-
-        found = read_index(self.store)
-        self.read["index"] = found
-        return found.summaries
-
-    def summary(self, key: str, index: Mapping[str, Summary] | None = None) -> Summary | None:
-        """A kept summary (from ``index`` when it holds it, else from the batch's own file),
-        its texts file where the cache keeps it; or None (also when that file is not the one
-        it was kept with)."""
-        from site_builder.pipeline.batch import Summary  # the render machinery: only when loading
-
-        entry: object = index.get(key) if index is not None else None
-        if entry is None:
-            entry = self.store.get("batches", key)
-        if not isinstance(entry, Summary):
-            return None
-        texts = entry.texts.moved(self.store.folder / "batches" / f"{key}.text")
-        if texts is None:
-            return None
-        return entry if texts is entry.texts else dataclasses.replace(entry, texts=texts)
-
-    def lists(self, key: str) -> Lists | None:
-        """The list pages and sitemap kept under ``key``."""
-        from site_builder.render.site_files import Lists
-
-        found = self.store.get("lists", key)
-        return found if isinstance(found, Lists) else None
-
-    def rules(self, key: str) -> Rules | None:
-        """The site-wide rules' findings kept under ``key``
-        (:func:`~site_builder.pipeline.site_check.rules_key`)."""
-        from site_builder.pipeline.site_check import Rules
-
-        found = self.store.get("rules", key)
-        return found if isinstance(found, Rules) else None
+    def kept(self, kind: str, key: str, of: type[T]) -> T | None:
+        """The value kept under ``kind``/``key`` when it is an ``of`` (a damaged or older entry
+        is a miss). The cache holds values; what they are is the caller's to say."""
+        found = self.store.get(kind, key)
+        return found if isinstance(found, of) else None
 
     def cover(self, key: str) -> bytes | None:
         """The PNG of a cover an earlier build drew, by its drawing key (checked whole)."""
@@ -203,37 +163,33 @@ class Reuse:
         found = self.store.get("outputs", self._record + ".superseded")
         return found if isinstance(found, frozenset) else frozenset()
 
-    def remember(self, memory: Memory) -> None:
-        """Keep what this build learned, and drop what no build will use again."""
-        from site_builder.pipeline.site_index import SiteIndex, write_index
-
-        last = self.read.get("index")
-        last = last if isinstance(last, SiteIndex) else SiteIndex({})
-        write_index(self.store, last, memory.summaries, self._keep_batches(memory.summaries))
-        if memory.lists is not None:
-            self.store.put("lists", *memory.lists)
-            self.store.keep_only("lists", {memory.lists[0]})
-        for key, folder in memory.index.made.items():
-            if self.store.move_in(folder, f"search/{key}"):
-                self.store.move_in(folder.with_name(f"{key}.hashes"), f"search/{key}.hashes")
-        self.store.keep_only("search", set(memory.index.used))
-        for key, drawn in memory.covers.items():
-            if drawn is not None:
-                self.store.move_in(drawn, f"og/{key}")
-        self.store.keep_only("og", set(memory.covers))
-        if memory.rules is not None:
-            if self.rules(memory.rules.key) != memory.rules:
-                self.store.put("rules", memory.rules.key, memory.rules)
-            self.store.keep_only("rules", {memory.rules.key})
-        if memory.spare_kept and memory.before is not None:  # the spare is the site live until now
-            self.store.put("outputs", self._record + ".spare", memory.before)
+    def keep_site(self, site: KeptSite) -> None:
+        """Keep what this build learned of the site now live in ``target``, and drop the spare
+        sites no build will use again."""
+        if site.spare_kept and site.before is not None:  # the spare is the site live until now
+            self.store.put("outputs", self._record + ".spare", site.before)
         else:
             self.store.drop("outputs", self._record + ".spare")
-        self.store.put("outputs", self._record, memory.written)
-        self.store.put("outputs", self._record + ".links", memory.links)
-        self.store.put("outputs", self._record + ".superseded", memory.superseded)
-        self.store.keep_only("spare", self._spares_kept(memory.spare_kept))
-        self.store.put("inputs", "batches", memory.inputs.stamps)
+        self.store.put("outputs", self._record, site.written)
+        self.store.put("outputs", self._record + ".links", site.links)
+        self.store.put("outputs", self._record + ".superseded", site.superseded)
+        self.store.keep_only("spare", self._spares_kept(site.spare_kept))
+        self.store.put("inputs", "batches", dict(site.stamps))
+
+    def keep_bundles(self, made: Mapping[str, Path], used: Iterable[str]) -> None:
+        """Move in the search bundles this build made (by shard key) and keep only those
+        ``used``."""
+        for key, folder in made.items():
+            if self.store.move_in(folder, f"search/{key}"):
+                self.store.move_in(folder.with_name(f"{key}.hashes"), f"search/{key}.hashes")
+        self.store.keep_only("search", set(used))
+
+    def keep_covers(self, covers: Mapping[str, Path | None]) -> None:
+        """Move in the covers this build drew (None: kept already); drop the ones unused."""
+        for key, drawn in covers.items():
+            if drawn is not None:
+                self.store.move_in(drawn, f"og/{key}")
+        self.store.keep_only("og", set(covers))
 
     def _spares_kept(self, mine: bool) -> set[str]:
         """The spare sites worth keeping: this output folder's (when ``mine``) and that of the
@@ -249,23 +205,3 @@ class Reuse:
         if others:  # a spare with no record of its folder's site is no use: it goes
             kept.add(max(others)[1])
         return kept
-
-    def _keep_batches(self, summaries: Mapping[str, Summary]) -> set[str]:
-        """Keep each batch summarized by this build (its pickle and texts file, made by the
-        worker in the scratch folder, are moved in); drop the batches the site no longer has.
-        The keys of the batches the cache holds now."""
-        folder = self.store.folder / "batches"
-        held: set[str] = set()
-        for key, summary in summaries.items():
-            if summary.texts.path == folder / f"{key}.text":  # kept by an earlier build
-                held.add(key)
-                continue
-            pickled = summary.texts.path.with_name(f"{key}.summary")
-            if (
-                pickled.is_file()
-                and self.store.move_in(summary.texts.path, f"batches/{key}.text")
-                and self.store.move_in(pickled, f"batches/{key}")
-            ):
-                held.add(key)
-        self.store.keep_only("batches", set(summaries))
-        return held

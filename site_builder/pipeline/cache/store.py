@@ -3,7 +3,7 @@
 A plain store of pickled entries by kind and key. Entries are written to a
 temporary name and renamed, so a killed build leaves whole entries or none; an
 entry that cannot be read is a miss. What is kept there, and when, is
-:mod:`site_builder.pipeline.reuse`'s business.
+:mod:`site_builder.pipeline.cache.reuse`'s business.
 
 A long-lived process (``serve``) keeps the entries it read or wrote in memory as
 well (:meth:`Store.in_memory`): a rebuild then unpickles only what the last one

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.pipeline.written import Contents, Written
+from site_builder.pipeline.staging.written import Contents, Written
 
 
 def _siblings(target: Path) -> tuple[Path, Path]:

@@ -20,8 +20,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from site_builder.check.site_layout import article_file
-from site_builder.pipeline.batch import Summary
-from site_builder.render.pages import Item
+from site_builder.pipeline.worker.batch import Summary
+from site_builder.render.items import Item
 from site_builder.render.revisions_json import fragment, numbered
 
 Place = tuple[int, int]

@@ -3,7 +3,7 @@
 A rebuild after an edit of one batch at 10,000 articles needs something of each of
 the 3,334 others: what the lists show of it, its pages and their hashes, its
 revisions' timings, the keys its findings were kept under. Each kept summary holds
-just that (the rest, its :class:`~site_builder.pipeline.batch.Body`, stays in its texts
+just that (the rest, its :class:`~site_builder.pipeline.worker.batch.Body`, stays in its texts
 file until a site-wide step asks for it), and the index holds every kept summary, so
 a build reads one file where it read a file per batch.
 
@@ -18,7 +18,7 @@ base (another build wrote one since) are not applied.
 The batch's own file (``batches/KEY``) stays the truth: an index that is missing,
 damaged or written by another build of the same site only sends a build to those
 files, and a summary from it is taken only while its texts file is the one it
-describes (:meth:`~site_builder.pipeline.reuse.Reuse.summary`).
+describes (:func:`kept_summary`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.pipeline.batch import Summary
-from site_builder.pipeline.store import Store
+from site_builder.pipeline.cache.reuse import Reuse
+from site_builder.pipeline.cache.store import Store
+from site_builder.pipeline.worker.batch import Summary
 
 KIND, KEY = "index", "batches"
 """Where the cache holds the base of the index."""
@@ -51,6 +52,58 @@ class SiteIndex:
     """The keys the base holds."""
     changed: frozenset[str] = frozenset()
     """The keys whose summary came from the changes."""
+
+
+def kept_summaries(reuse: Reuse) -> dict[str, Summary]:
+    """The kept summaries the site index holds, by batch key; what was read is noted in
+    ``reuse`` for :func:`keep_summaries` to write its changes against."""
+    found = read_index(reuse.store)
+    reuse.read["index"] = found
+    return found.summaries
+
+
+def kept_summary(reuse: Reuse, key: str, index: Mapping[str, Summary] | None = None) -> Summary | None:
+    """A kept summary (from ``index`` when it holds it, else from the batch's own file),
+    its texts file where the cache keeps it; or None (also when that file is not the one
+    it was kept with)."""
+    entry: object = index.get(key) if index is not None else None
+    if entry is None:
+        entry = reuse.store.get("batches", key)
+    if not isinstance(entry, Summary):
+        return None
+    texts = entry.texts.moved(reuse.store.folder / "batches" / f"{key}.text")
+    if texts is None:
+        return None
+    return entry if texts is entry.texts else dataclasses.replace(entry, texts=texts)
+
+
+def keep_summaries(reuse: Reuse, summaries: Mapping[str, Summary]) -> None:
+    """Keep each batch summarized by this build and write the index of them, as changes to
+    the one this build read when it can."""
+    last = reuse.read.get("index")
+    last = last if isinstance(last, SiteIndex) else SiteIndex({})
+    write_index(reuse.store, last, summaries, _keep_batches(reuse.store, summaries))
+
+
+def _keep_batches(store: Store, summaries: Mapping[str, Summary]) -> set[str]:
+    """Keep each batch summarized by this build (its pickle and texts file, made by the
+    worker in the scratch folder, are moved in); drop the batches the site no longer has.
+    The keys of the batches the cache holds now."""
+    folder = store.folder / "batches"
+    held: set[str] = set()
+    for key, summary in summaries.items():
+        if summary.texts.path == folder / f"{key}.text":  # kept by an earlier build
+            held.add(key)
+            continue
+        pickled = summary.texts.path.with_name(f"{key}.summary")
+        if (
+            pickled.is_file()
+            and store.move_in(summary.texts.path, f"batches/{key}.text")
+            and store.move_in(pickled, f"batches/{key}")
+        ):
+            held.add(key)
+    store.keep_only("batches", set(summaries))
+    return held
 
 
 def read_index(store: Store) -> SiteIndex:

@@ -20,7 +20,7 @@ from typing import Any
 
 from site_builder import __version__
 from site_builder.check.load import batch_paths
-from site_builder.pipeline.written import stats
+from site_builder.pipeline.staging.written import stats
 from site_builder.settings.project import Project
 
 _FORMAT = "3"

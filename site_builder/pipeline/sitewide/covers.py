@@ -17,9 +17,9 @@ from pathlib import Path
 
 from site_builder.errors import Problem
 from site_builder.pipeline.plan import Plan
-from site_builder.pipeline.staging import Stage, write_file
+from site_builder.pipeline.staging.folder import Stage, write_file
 from site_builder.render.cover_png import draw_png, drawing_key, error_line, font_stamp, png_path, svg_source
-from site_builder.render.pages import Item
+from site_builder.render.items import Item
 from site_builder.runtime.processes import die_with_parent
 
 POOL_FROM = 8

@@ -14,13 +14,13 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from site_builder.pipeline.batch import Summary
-from site_builder.pipeline.histories import Histories, Place
-from site_builder.pipeline.inputs import content_hash
-from site_builder.pipeline.staging import Stage
-from site_builder.pipeline.texts import Texts
+from site_builder.pipeline.cache.inputs import content_hash
+from site_builder.pipeline.sitewide.histories import Histories, Place
+from site_builder.pipeline.staging.folder import Stage
+from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.texts import Texts
 from site_builder.render.feeds import feed_entry, feed_head, feed_order, write_atom_feed
-from site_builder.render.pages import Item
+from site_builder.render.items import Item
 from site_builder.settings.project import Settings
 
 

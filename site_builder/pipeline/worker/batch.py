@@ -27,12 +27,13 @@ from site_builder.check.rules import Refs, batch_problems
 from site_builder.check.schedule import Schedule, Timing, View, views
 from site_builder.check.site_layout import article_file
 from site_builder.errors import Problem, SiteBuilderError
-from site_builder.pipeline.inputs import content_hash
-from site_builder.pipeline.staging import write_file
-from site_builder.pipeline.texts import Texts
+from site_builder.pipeline.cache.inputs import content_hash
+from site_builder.pipeline.staging.folder import write_file
+from site_builder.pipeline.worker.texts import Texts
 from site_builder.render.feeds import feed_entry
 from site_builder.render.images import measure, unchanged
-from site_builder.render.pages import Item, environment, items_from, render_articles
+from site_builder.render.items import Item, items_from
+from site_builder.render.pages import environment, render_articles
 from site_builder.render.proofs import Proof, proofs_of
 from site_builder.render.revisions_json import fragment, revision_dict
 from site_builder.render.template_errors import template_problem

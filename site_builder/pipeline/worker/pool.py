@@ -79,7 +79,7 @@ class Pool:
 
     def kill(self, pid: int) -> None:
         """End the worker ``pid`` at once, if it is one of this pool's: a task that will not
-        finish (:class:`~site_builder.pipeline.importing.Watch`). Its task and every other one under
+        finish (:class:`~site_builder.pipeline.worker.importing.Watch`). Its task and every other one under
         way fail (the pool is broken); the next task starts new workers."""
         executor = self._executor
         if executor is not None and pid in (getattr(executor, "_processes", None) or {}):

@@ -20,14 +20,14 @@ import jinja2
 
 from site_builder.check.linkcheck import scan_page
 from site_builder.errors import Problem
-from site_builder.pipeline.batch import Summary
-from site_builder.pipeline.covers import stage_covers
-from site_builder.pipeline.histories import Histories
-from site_builder.pipeline.inputs import content_hash
-from site_builder.pipeline.joined import write_joined
+from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.pipeline.plan import Plan
-from site_builder.pipeline.staging import Stage, copy_assets, write_file
-from site_builder.pipeline.texts import Scans
+from site_builder.pipeline.sitewide.covers import stage_covers
+from site_builder.pipeline.sitewide.histories import Histories
+from site_builder.pipeline.sitewide.joined import write_joined
+from site_builder.pipeline.staging.folder import Stage, copy_assets, write_file
+from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.texts import Scans
 from site_builder.render.feeds import site_date
 from site_builder.render.history_pages import render_history
 from site_builder.render.pages import environment, render_articles
@@ -84,7 +84,7 @@ def stage_rest(
     items = [item for _, item in listed]
     date = site_date(items, plan.schedule.today)  # the build's date when no article gives one
     key = _lists_key(plan.inputs.common, summaries, date)
-    kept = plan.reuse.lists(key) if plan.reuse is not None else None
+    kept = plan.reuse.kept("lists", key, Lists) if plan.reuse is not None else None
     lists = kept or render_list_files(project.root, project.settings, items, today=date)
     if isinstance(lists, Problem):
         return Staged((lists,))
@@ -107,7 +107,8 @@ def stage_rest(
     assets = copy_assets(project.root / project.settings.assets_dir, stage.folder)
     stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
     fresh = (key, lists) if kept is None and plan.reuse is not None else None
-    scanned = Scans(summaries, lists.scans | history.scans)  # read from the batches' files as needed
+    owners = {path: part.texts for part in summaries for path in part.pages or {}}
+    scanned = Scans(owners, lists.scans | history.scans)  # read from the batches' files as needed
     files = frozenset(hashes.keys() | assets)
     late, amended = _shard_pages(summaries, histories, hashes)
     superseded = frozenset(histories.articles)

@@ -2,7 +2,7 @@
 
 Its elements of ``revisions.json``, its Atom entries (10,000 revisions hold some
 300 MB of them), the link-check scans of its pages and the part of its summary only
-a site-wide check reads (:class:`~site_builder.pipeline.batch.Body`) are written once
+a site-wide check reads (:class:`~site_builder.pipeline.worker.batch.Body`) are written once
 by the worker that rendered the batch; the site-wide files are joined from them by
 the kernel, and the scans and the body are read back only when a step asks for them.
 """
@@ -15,14 +15,10 @@ import pickle
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from site_builder.check.linkcheck import Scan
-from site_builder.pipeline.inputs import content_hash
+from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.runtime.pickled import quick_state
-
-if TYPE_CHECKING:
-    from site_builder.pipeline.batch import Summary
 
 
 @quick_state
@@ -100,9 +96,11 @@ class Scans(Mapping[str, Scan]):
 
     HELD_BATCHES = 64
 
-    def __init__(self, summaries: Sequence[Summary], others: dict[str, Scan]) -> None:
+    def __init__(self, owners: Mapping[str, Texts], others: dict[str, Scan]) -> None:
+        """``owners``: the texts file holding each batch page's scan, by page; ``others``: the
+        scans of the other pages (lists, history pages), in memory."""
         self._others = dict(others)
-        self._owner = {path: part.texts for part in summaries for path in part.pages or {}}
+        self._owner = dict(owners)
         self._held: dict[Path, dict[str, Scan]] = {}  # least recently used first
 
     def __getitem__(self, path: str) -> Scan:

@@ -1,0 +1,72 @@
+"""Step 10 of a build: what a successful build leaves in the cache for the next one.
+
+Called once the new site is swapped in, so a failed build changes nothing there. Each
+kind of value goes where it is kept: the batches' summaries into the site index, the list
+pages, the search bundles, the covers' PNGs, the site-wide rules' findings, and the record
+of the output folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from site_builder.pipeline.cache.inputs import Inputs
+from site_builder.pipeline.cache.link_memory import Links
+from site_builder.pipeline.cache.reuse import KeptSite, Reuse
+from site_builder.pipeline.site_check import Rules
+from site_builder.pipeline.staging.written import Written
+from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.site_index import keep_summaries
+from site_builder.render.site_files import Lists
+from site_builder.search.indexing import Index
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Memory:
+    """What a successful build leaves for the next one (see :func:`remember`)."""
+
+    inputs: Inputs
+    written: Written
+    """The record of the site now live."""
+    before: Written | None
+    """The record of the site that was live until now: kept as the spare when it was."""
+    spare_kept: bool
+    links: Links
+    lists: tuple[str, Lists] | None
+    """The list pages by their key, when they were rendered anew."""
+    summaries: Mapping[str, Summary]
+    """Every batch of the site by its key (kept ones included)."""
+    index: Index
+    covers: Mapping[str, Path | None] = field(default_factory=dict)
+    """Every cover drawing the site uses → the PNG this build drew (None: kept already)."""
+    superseded: frozenset[str] = frozenset()
+    """The slugs of the articles with a later revision: the next build's workers leave their
+    pages to the main process (:meth:`Reuse.superseded`)."""
+    rules: Rules | None = None
+    """The site-wide rules' findings and what they were found under."""
+
+
+def remember(reuse: Reuse, memory: Memory) -> None:
+    """Keep what this build learned, and drop what no build will use again."""
+    keep_summaries(reuse, memory.summaries)
+    if memory.lists is not None:
+        reuse.store.put("lists", *memory.lists)
+        reuse.store.keep_only("lists", {memory.lists[0]})
+    reuse.keep_bundles(memory.index.made, memory.index.used)
+    reuse.keep_covers(memory.covers)
+    if memory.rules is not None:
+        if reuse.kept("rules", memory.rules.key, Rules) != memory.rules:
+            reuse.store.put("rules", memory.rules.key, memory.rules)
+        reuse.store.keep_only("rules", {memory.rules.key})
+    reuse.keep_site(
+        KeptSite(
+            written=memory.written,
+            before=memory.before,
+            spare_kept=memory.spare_kept,
+            links=memory.links,
+            superseded=memory.superseded,
+            stamps=memory.inputs.stamps,
+        )
+    )
