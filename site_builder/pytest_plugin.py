@@ -32,9 +32,9 @@ import pytest
 from site_builder.authoring.model import CallSite
 from site_builder.check.claims import Claim, drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
-from site_builder.check.load import relative_to_root
-from site_builder.check.schedule import Schedule
 from site_builder.errors import Problem, SiteBuilderError, errors_in
+from site_builder.model.batches import relative_to_root
+from site_builder.model.schedule import Schedule
 from site_builder.pipeline.site_check import Judged, check_site
 from site_builder.pipeline.verify import run_some
 from site_builder.pipeline.worker.batch import Summary

@@ -28,7 +28,7 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from bs4 import BeautifulSoup, Tag
 
-from site_builder.check.site_layout import site_relative
+from site_builder.model.layout import site_relative
 from site_builder.settings.project import Settings
 
 ATOM = "{http://www.w3.org/2005/Atom}"

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from conftest import SITES, MakeSite, RunCli
 
-from site_builder.check.page_ids import RESERVED_IDS, heading_anchors
 from site_builder.check.templates import Templates
+from site_builder.model.page_ids import RESERVED_IDS, heading_anchors
 
 A, B, C, T = "articles/a_fields.py", "articles/b_helpers.py", "articles/c_links.py", "templates/404.html"
 NOT_FOUND = "is neither a file under assets/ nor a page of the site"

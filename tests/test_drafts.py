@@ -38,7 +38,7 @@ from jsonschema import Draft202012Validator
 from site_urls import dead_urls
 
 from site_builder import cli
-from site_builder.check.schedule import Schedule, Timing, build_date
+from site_builder.model.schedule import Schedule, Timing, build_date
 from site_builder.render.revisions_json import schema
 
 ATOM = "{http://www.w3.org/2005/Atom}"

@@ -52,9 +52,9 @@ from site_builder import (
 )
 from site_builder.authoring.body import content_html
 from site_builder.authoring.escaping import NOT_XML
-from site_builder.check.site_layout import category_url
-from site_builder.check.url_policy import check_url
 from site_builder.language.labels import labels_for
+from site_builder.model.layout import category_url
+from site_builder.model.url_policy import check_url
 from site_builder.render.feeds import sitemap
 from site_builder.render.highlight import highlight_code
 from site_builder.render.items import items_from

@@ -14,7 +14,7 @@ import pytest
 from conftest import HEADER, SETTINGS, MakeSite, RunCli, settings_at
 from PIL import Image
 
-from site_builder.check.images import image_size
+from site_builder.model.images import image_size
 from site_builder.render.images import with_sizes
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" {}/>'

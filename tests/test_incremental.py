@@ -374,7 +374,7 @@ def test_a_link_into_a_page_is_checked_again_when_only_that_page_changed(
 
 
 def test_the_link_check_looks_again_only_at_what_may_have_changed() -> None:
-    from site_builder.check.linkcheck import scan_page
+    from site_builder.model.page_scan import scan_page
     from site_builder.pipeline.cache.link_memory import link_context, links_after, to_check
 
     pages = {

@@ -84,7 +84,7 @@ def test_a_worker_keeps_nothing_of_a_batch_once_it_is_summarized(make_site: Make
 def test_a_check_of_every_page_holds_the_scans_of_a_few_batches_only(tmp_path: object) -> None:
     from pathlib import Path
 
-    from site_builder.check.linkcheck import scan_page
+    from site_builder.model.page_scan import scan_page
     from site_builder.pipeline.worker.texts import Scans, Texts
 
     folder = Path(str(tmp_path))

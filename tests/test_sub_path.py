@@ -36,8 +36,8 @@ from site_urls import (
 )
 
 from site_builder import cli
-from site_builder.check.site_layout import site_relative, under
 from site_builder.errors import Problem
+from site_builder.model.layout import site_relative, under
 from site_builder.render.sub_path import move_under
 from site_builder.search.pagefind import merging_script
 from site_builder.settings.project import Settings

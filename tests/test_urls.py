@@ -10,7 +10,7 @@ from conftest import HEADER, MakeSite, RunCli
 from markupsafe import Markup
 
 from site_builder import figure, markdown, paragraph
-from site_builder.check.url_policy import check_url
+from site_builder.model.url_policy import check_url
 
 ALLOWED = [
     ("https", "https://www.rfc-editor.org/rfc/rfc9110.html", None),

@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from site_builder.authoring.model import CallSite
-from site_builder.check.load import relative_to_root
-from site_builder.check.site_layout import category_slug
 from site_builder.errors import Problem, closest
+from site_builder.model.batches import relative_to_root
+from site_builder.model.layout import category_slug
 
 Spelling = tuple[str, CallSite, str]
 """A category as written: the name, its revision's ``revision(...)`` call, and the subject

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from site_builder.authoring.model import CallSite
 from site_builder.check.fixture_runs import Frame, Outcome
-from site_builder.check.load import relative_to_root
 from site_builder.errors import Problem
+from site_builder.model.batches import relative_to_root
 from site_builder.runtime.pickled import quick_state
 
 

@@ -1,8 +1,8 @@
 """Links to a ``#fragment``, judged before build against the ids each page will have.
 
-An article page has the ids its headings get (:mod:`site_builder.check.page_ids`,
+An article page has the ids its headings get (:mod:`site_builder.model.page_ids`,
 the renderer's own algorithm), the ids written in its trusted HTML, the ids its
-templates write (:data:`~site_builder.check.page_ids.RESERVED_IDS` and what a
+templates write (:data:`~site_builder.model.page_ids.RESERVED_IDS` and what a
 site's own template adds literally). Any other page of the site has the ids its
 templates write. A link to an id none of them has is a problem at the line of the
 helper call that holds it, in ``validate``, the pytest plugin and ``build`` alike.
@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import difflib
 import posixpath
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from site_builder.authoring.model import CallSite
-from site_builder.check.linkcheck import ids_of
-from site_builder.check.load import relative_to_root
-from site_builder.check.page_ids import HISTORY_IDS, RESERVED_IDS, fixture_anchors, heading_anchors
-from site_builder.check.site_layout import article_url
 from site_builder.check.templates import Templates, page_template, template_problems
 from site_builder.errors import Problem
+from site_builder.model.batches import relative_to_root
+from site_builder.model.layout import article_url
+from site_builder.model.page_ids import HISTORY_IDS, RESERVED_IDS
 from site_builder.settings.project import Settings
 
 
@@ -59,14 +58,6 @@ def fragment_link(where: CallSite, subject: str, url: str, slug: str) -> Fragmen
     else:
         return None
     return FragmentLink(where, subject, url, page, unquote(parts.fragment))
-
-
-def content_ids(content_html: str, fixtures: Sequence[str] = ()) -> tuple[str, ...]:
-    """The ids an article's content gives its page: its headings', those written in it and
-    the entries of its list of ``fixtures`` (the ids its ``verified_output`` blocks use)."""
-    entries = fixture_anchors(fixtures)
-    headings = heading_anchors(content_html, RESERVED_IDS | set(entries.values()))
-    return tuple(sorted({a for a, _ in headings} | ids_of(content_html) | set(entries.values())))
 
 
 def fragment_problems(

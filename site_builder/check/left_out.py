@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.check.load import relative_to_root
 from site_builder.check.rules import Refs
-from site_builder.check.schedule import Schedule, including
-from site_builder.check.site_layout import article_url, category_path, history_urls
 from site_builder.errors import Problem
+from site_builder.model.batches import relative_to_root
+from site_builder.model.layout import article_url, category_path, history_urls
+from site_builder.model.schedule import Schedule, including
 from site_builder.settings.project import Settings
 from site_builder.settings.pyproject import PYPROJECT
 

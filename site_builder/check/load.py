@@ -13,54 +13,16 @@ import re
 import sys
 import traceback
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 from site_builder.authoring.model import Block, Fixture, Revision
 from site_builder.check.import_errors import import_message
 from site_builder.errors import Problem, a_kind
+from site_builder.model.batches import MODULE_PREFIX, Batch
 from site_builder.settings.project import Settings
 
-_MODULE_PREFIX = "_site_builder_batch_"
 _REVISIONS_LINE = re.compile(r"^revisions\s*(:[^=]*)?=")
-
-
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """One module of ``articles/``: its revisions and fixtures, in written order."""
-
-    name: str
-    """The module's file name without ``.py``: the batch name and fixture id prefix."""
-    path: Path
-    """Absolute path of the module file."""
-    revisions: tuple[Revision, ...]
-    """The module's ``revisions`` list."""
-    fixtures: tuple[Fixture, ...]
-    """Every ``@fixture`` defined in the module, by line; then those of helper modules
-    (:func:`helper_fixtures`) its verified outputs show, in the order they are first shown."""
-    imports: tuple[str, ...] = ()
-    """The other batches it imported (``from retry_2020_06 import SOURCES``), by name: what it
-    says depends on them too, so a kept summary of it holds only while they are unchanged."""
-
-
-def relative_to_root(root: Path, path: str | Path) -> str:
-    """``path`` relative to ``root``, with forward slashes when inside it; as given otherwise."""
-    try:
-        return Path(path).resolve().relative_to(root).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
-
-
-def fixture_id(fixture: Fixture) -> str:
-    """``MODULE:FUNCTION``, where MODULE is the batch's file name."""
-    module = fixture.module.removeprefix(_MODULE_PREFIX)
-    return f"{module}:{fixture.name}"
-
-
-def fixture_batch(fid: str) -> str:
-    """The batch a fixture id (:func:`fixture_id`) names."""
-    return fid.partition(":")[0]
 
 
 def missing_articles(settings: Settings) -> Problem:
@@ -88,7 +50,7 @@ def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
             not_utf8[0], "import", f"cannot import: the file is not valid UTF-8 ({not_utf8[1]})"
         )
     try:
-        module, imports = _import(path, _MODULE_PREFIX + name)
+        module, imports = _import(path, MODULE_PREFIX + name)
     except SyntaxError as exc:
         return None, problem(exc.lineno or 1, "import", f"cannot import: {_syntax_message(exc)}")
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - an author's module may raise anything
@@ -151,7 +113,7 @@ def forget(batch: Batch) -> None:
     """Drop a loaded batch's module from ``sys.modules``, and its source lines from
     ``linecache`` (read to place a fixture's ``def``): a worker that imports thousands
     of batches would otherwise keep every one of them, and their revisions, alive."""
-    sys.modules.pop(_MODULE_PREFIX + batch.name, None)
+    sys.modules.pop(MODULE_PREFIX + batch.name, None)
     for name in batch.imports:  # imported afresh by the next batch that imports it: never stale
         sys.modules.pop(name, None)
     linecache.cache.pop(str(batch.path), None)

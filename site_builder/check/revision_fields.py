@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from site_builder.authoring.body import body_html, body_text
 from site_builder.authoring.escaping import forbidden_character
 from site_builder.authoring.model import Block, CallSite, Flaw, Revision
-from site_builder.check.site_layout import MAX_CATEGORY_BYTES, category_slug
 from site_builder.language.english import count, limit
 from site_builder.language.labels import has_labels
 from site_builder.language.tables import language_message
+from site_builder.model.layout import MAX_CATEGORY_BYTES, category_slug
 from site_builder.settings.project import LANGUAGE_TAG, Settings
 
 SLUG = re.compile(r"[a-z0-9-]{3,120}")

@@ -19,16 +19,16 @@ from site_builder.authoring.escaping import urls_in_html
 from site_builder.authoring.model import Block, CallSite, Revision
 from site_builder.check.categories import Spelling, spelling_problems
 from site_builder.check.claims import Claim, as_json
-from site_builder.check.fragments import FragmentLink, content_ids, fragment_link, page_problems
+from site_builder.check.fragments import FragmentLink, fragment_link, page_problems
 from site_builder.check.history import Step, history_findings, label_findings
 from site_builder.check.images import image_problems, shown_images
-from site_builder.check.load import Batch, fixture_id, relative_to_root
-from site_builder.check.page_ids import HISTORY_IDS
 from site_builder.check.revision_fields import revision_findings
-from site_builder.check.schedule import Timing
-from site_builder.check.site_layout import article_url, history_urls, page_urls, resolves, revision_url
-from site_builder.check.url_policy import check_url
 from site_builder.errors import Problem
+from site_builder.model.batches import Batch, fixture_id, relative_to_root
+from site_builder.model.layout import article_url, history_urls, page_urls, resolves, revision_url
+from site_builder.model.page_ids import HISTORY_IDS, content_ids
+from site_builder.model.schedule import Timing
+from site_builder.model.url_policy import check_url
 from site_builder.runtime.pickled import quick_state
 from site_builder.settings.project import Settings
 from site_builder.settings.pyproject import PYPROJECT

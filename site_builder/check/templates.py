@@ -17,15 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from site_builder.check.linkcheck import OPAQUE, TAG, URL_ATTRS, attributes, blank, tag_faults
-from site_builder.check.load import relative_to_root
-from site_builder.check.site_layout import resolves, site_relative, under
 from site_builder.errors import Problem
+from site_builder.model.batches import PACKAGE_FOLDER, PACKAGE_SHOWN
+from site_builder.model.layout import resolves, site_relative, under
+from site_builder.model.page_scan import OPAQUE, TAG, URL_ATTRS, attributes, blank, tag_faults
 
-PACKAGE_FOLDER = Path(__file__).resolve().parent.parent / "templates"
-"""The package's own templates."""
-PACKAGE_SHOWN = "site_builder/templates"
-"""How a problem names the package's templates (a site's own are ``templates/NAME``)."""
 GENERATED = ("/theme/", "/pagefind/")
 """Folders the build writes itself; a template's links into them are judged after rendering."""
 
@@ -82,17 +78,8 @@ class Template:
         return found
 
 
-def shown(root: Path, path: str | Path) -> str:
-    """How a problem names a template file: ``templates/NAME`` for a site's own,
-    ``site_builder/templates/NAME`` for the package's."""
-    resolved = Path(path).resolve()
-    if resolved.is_relative_to(PACKAGE_FOLDER):
-        return f"{PACKAGE_SHOWN}/{resolved.relative_to(PACKAGE_FOLDER).as_posix()}"
-    return relative_to_root(root, resolved)
-
-
 _DIFF_PAGE = re.compile(r"articles/[^/]+/diff/[0-9]+/")
-"""The path of a diff page (:func:`site_builder.check.site_layout.diff_url`, without its first ``/``)."""
+"""The path of a diff page (:func:`site_builder.model.layout.diff_url`, without its first ``/``)."""
 
 
 def page_template(page: str) -> str:

@@ -21,11 +21,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from site_builder.check.schedule import Omitted, Schedule
 from site_builder.cli.arguments import LOCKING, command_parser
 from site_builder.cli.printing import annotation, left_out, out, problem_dict, report
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
 from site_builder.language.english import count
+from site_builder.model.schedule import Omitted, Schedule
 from site_builder.pipeline.cache.reuse import Reuse
 from site_builder.pipeline.plan import plan_build
 from site_builder.pipeline.site_lock import SiteLock
@@ -196,7 +196,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace, project: Project) -> int:
     from site_builder.check.claims import claim_report, failure_text
-    from site_builder.check.load import relative_to_root
+    from site_builder.model.batches import relative_to_root
     from site_builder.pipeline.verify import verify_fixtures
 
     checked = verify_fixtures(project, args.ids, repeat=args.repeat)

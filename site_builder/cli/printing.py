@@ -7,9 +7,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem, errors_in
 from site_builder.language.english import count
+from site_builder.model.schedule import Omitted
 
 
 def report(problems: Sequence[Problem]) -> None:

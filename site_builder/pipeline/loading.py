@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.check.schedule import views
 from site_builder.errors import Problem
+from site_builder.model.schedule import views
 from site_builder.pipeline.cache.reuse import Reuse
 from site_builder.pipeline.worker.batch import Summary
 from site_builder.pipeline.worker.pool import Pool, StartMethod

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.check.schedule import Schedule
 from site_builder.errors import UsageError
+from site_builder.model.schedule import Schedule
 from site_builder.pipeline.cache.inputs import Inputs, hash_inputs
 from site_builder.pipeline.cache.reuse import Reuse
 from site_builder.pipeline.cache.store import Store

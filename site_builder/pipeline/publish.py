@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from site_builder.check.schedule import Window
 from site_builder.errors import SiteBuilderError
+from site_builder.model.schedule import Window
 from site_builder.pipeline.plan import Plan
 from site_builder.pipeline.site_check import Judged
 from site_builder.pipeline.sitewide.stage import Staged

@@ -17,10 +17,11 @@ from pathlib import Path
 from site_builder.check.claims import drift_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.left_out import left_out_problems
-from site_builder.check.load import fixture_batch, missing_articles
+from site_builder.check.load import missing_articles
 from site_builder.check.rules import Refs, site_problems
-from site_builder.check.schedule import Omitted, Schedule, Timing, including
 from site_builder.errors import Problem
+from site_builder.model.batches import fixture_batch
+from site_builder.model.schedule import Omitted, Schedule, Timing, including
 from site_builder.pipeline.cache.inputs import Inputs, hash_inputs
 from site_builder.pipeline.cache.reuse import Reuse
 from site_builder.pipeline.loading import Batches, load_batches

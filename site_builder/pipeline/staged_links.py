@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from site_builder.check.linkcheck import Scan, check_scanned
+from site_builder.check.linkcheck import check_scanned
 from site_builder.check.templates import Templates
 from site_builder.errors import Problem
+from site_builder.model.page_scan import Scan
 from site_builder.pipeline.cache.link_memory import Links, link_context, links_after, to_check
 from site_builder.pipeline.plan import Plan
 from site_builder.pipeline.sitewide.stage import Staged

@@ -26,9 +26,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_builder.check.images import Assets
-from site_builder.check.schedule import Omitted
 from site_builder.errors import Problem, SiteBuilderError, errors_in
+from site_builder.model.images import Assets
+from site_builder.model.schedule import Omitted
 from site_builder.pipeline.loading import Hooks, default_jobs, load_batches
 from site_builder.pipeline.plan import Plan
 from site_builder.pipeline.publish import publish, swap

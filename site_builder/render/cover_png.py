@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from site_builder.check.site_layout import ASSETS_URL
-from site_builder.check.url_policy import check_url
+from site_builder.model.layout import ASSETS_URL
+from site_builder.model.url_policy import check_url
 
 WIDTH, HEIGHT = 1200, 630
 """The size of every drawn cover: what Facebook, X and LinkedIn ask for (1.91 : 1)."""

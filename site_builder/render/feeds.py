@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 
 from site_builder.authoring.escaping import NOT_XML
-from site_builder.check.schedule import build_date
-from site_builder.check.site_layout import category_url
+from site_builder.model.layout import category_url
+from site_builder.model.schedule import build_date
 from site_builder.render.items import Item
 from site_builder.render.sharing import author_name
 from site_builder.render.sub_path import move_under

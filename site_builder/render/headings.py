@@ -1,6 +1,6 @@
 """Heading ids and the table of contents of an article page.
 
-The ids come from :func:`site_builder.check.page_ids.heading_anchors`, the one
+The ids come from :func:`site_builder.model.page_ids.heading_anchors`, the one
 implementation validation also checks ``#fragment`` links against. Only the page
 gets them; ``contentHtml`` stays as the helpers made it.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from site_builder.check.page_ids import H2, RESERVED_IDS, heading_anchors
+from site_builder.model.page_ids import H2, RESERVED_IDS, heading_anchors
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from site_builder.check.site_layout import article_url, diff_url, revision_url
+from site_builder.model.layout import article_url, diff_url, revision_url
 
 
 @dataclass(frozen=True, slots=True)

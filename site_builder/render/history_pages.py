@@ -13,10 +13,9 @@ from dataclasses import dataclass
 import jinja2
 from markupsafe import Markup
 
-from site_builder.check.fragments import content_ids
-from site_builder.check.page_ids import RESERVED_IDS
-from site_builder.check.site_layout import article_url, diff_url
 from site_builder.language.labels import Chrome
+from site_builder.model.layout import article_url, diff_url
+from site_builder.model.page_ids import RESERVED_IDS, content_ids
 from site_builder.render.diff import diff_revisions
 from site_builder.render.history import History, Version, history_of
 from site_builder.render.images import with_sizes

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from site_builder.check.images import Assets, image_path, image_size, img_tags
+from site_builder.model.images import Assets, image_path, image_size, img_tags
 
 _SIZE_ATTRIBUTE = re.compile(r"\s(?:width|height)\s*=", re.IGNORECASE)
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from site_builder.check.site_layout import article_url
+from site_builder.model.layout import article_url
 from site_builder.settings.project import Settings
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from site_builder.check.page_ids import RESERVED_IDS
-from site_builder.check.site_layout import article_file, category_slug, under
 from site_builder.language.labels import Chrome
+from site_builder.model.layout import article_file, category_slug, under
+from site_builder.model.page_ids import RESERVED_IDS
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
 from site_builder.render.history import History

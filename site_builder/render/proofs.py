@@ -19,8 +19,8 @@ from urllib.parse import quote
 
 from site_builder.authoring.escaping import attr, escape_text
 from site_builder.authoring.model import Block, Revision
-from site_builder.check.load import fixture_id, relative_to_root
-from site_builder.check.page_ids import fixture_anchors
+from site_builder.model.batches import fixture_id, relative_to_root
+from site_builder.model.page_ids import fixture_anchors
 from site_builder.runtime.pickled import quick_state
 from site_builder.settings.project import Settings
 

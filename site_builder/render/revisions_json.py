@@ -13,7 +13,7 @@ from typing import Any
 
 from site_builder.authoring.body import body_html, body_text, content_html, reading_minutes
 from site_builder.authoring.model import Block, Revision
-from site_builder.check.load import fixture_id
+from site_builder.model.batches import fixture_id
 from site_builder.settings.project import Settings
 
 

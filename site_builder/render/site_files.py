@@ -16,8 +16,8 @@ from pathlib import Path
 
 import jinja2
 
-from site_builder.check.linkcheck import Scan, scan_page
 from site_builder.errors import Problem
+from site_builder.model.page_scan import Scan, scan_page
 from site_builder.render.feeds import robots, sitemap
 from site_builder.render.highlight import highlight_css
 from site_builder.render.items import Item

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import jinja2
 
-from site_builder.check.templates import shown
 from site_builder.errors import Problem
+from site_builder.model.batches import shown
 
 
 def template_problem(root: Path, exc: jinja2.TemplateError) -> Problem:

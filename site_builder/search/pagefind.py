@@ -11,7 +11,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from site_builder.check.site_layout import under
+from site_builder.model.layout import under
 from site_builder.runtime.processes import die_with_parent, die_with_parent_in_background
 
 BUNDLE = "pagefind"

@@ -26,7 +26,7 @@ from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from site_builder.check.site_layout import under
+from site_builder.model.layout import under
 
 STATE_PATH = "/__site_builder__/state"
 """The state as JSON, below the site's base path like the site itself."""

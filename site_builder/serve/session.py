@@ -38,9 +38,9 @@ from typing import IO
 
 import watchfiles
 
-from site_builder.check.schedule import Schedule
 from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
+from site_builder.model.schedule import Schedule
 from site_builder.pipeline.cache.store import Store
 from site_builder.pipeline.loading import default_jobs
 from site_builder.pipeline.plan import plan_build

@@ -13,8 +13,8 @@ from importlib.resources import files
 from pathlib import Path
 
 from site_builder import __version__
-from site_builder.check.schedule import build_date
 from site_builder.errors import UsageError
+from site_builder.model.schedule import build_date
 from site_builder.settings.pyproject import PYPROJECT
 
 LANGUAGES = ("en", "ru", "ko")

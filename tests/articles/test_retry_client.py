@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 from article_batch import batch_of, failing_checks, run
 
-from site_builder.check.load import fixture_id
+from site_builder.model.batches import fixture_id
 
 FIXTURE_ID = "retry_2020_06:intent_budget"
 

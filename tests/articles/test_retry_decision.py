@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from article_batch import batch_of, failing_checks, run
 
-from site_builder.check.load import fixture_id
+from site_builder.model.batches import fixture_id
 
 FIXTURE_ID = "retry_decision:decision_table"
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from article_batch import batch_of, failing_checks, run
 
-from site_builder.check.load import fixture_id
+from site_builder.model.batches import fixture_id
 
 SQLITE_ID = "retry_2020_06:sqlite_reservation"
 MEMORY_ID = "retry_2020_06:lost_response"

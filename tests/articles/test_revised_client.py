@@ -22,7 +22,7 @@ import pytest
 from article_batch import ROOT, batch_of, failing_checks, run
 
 from site_builder.authoring.body import body_text
-from site_builder.check.load import fixture_id
+from site_builder.model.batches import fixture_id
 
 FIXTURES = (
     "revised_2026_12:client_budget",

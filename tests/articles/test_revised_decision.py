@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from article_batch import ROOT, batch_of, failing_checks, run
 
-from site_builder.check.load import fixture_id
+from site_builder.model.batches import fixture_id
 
 FIXTURE_IDS = (
     "revised_2026_12:decision_table",

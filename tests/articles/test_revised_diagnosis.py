@@ -20,7 +20,7 @@ import pytest
 from article_batch import ROOT, batch_of, failing_checks, run
 from server_mutations import mutate, perform_in_two_transactions
 
-from site_builder.check.load import fixture_id
+from site_builder.model.batches import fixture_id
 
 FIXTURE_ID = "revised_2026_12:diagnosis_lost_response"
 SERVER_ID = "revised_2026_12:server_sqlite_reservation"

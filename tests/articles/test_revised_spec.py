@@ -25,7 +25,7 @@ from article_batch import ROOT, batch_of, failing_checks, run
 
 from site_builder.check.claims import differences, fixture_failure
 from site_builder.check.fixture_runs import Outcome
-from site_builder.check.load import fixture_id
+from site_builder.model.batches import fixture_id
 
 BATCH_PATH = "articles/revised_2026_12.py"
 SPEC_ID = "revised_2026_12:spec_contradictions"

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from site_builder.check.linkcheck import EXTERNAL, Scan, file_for, link_path
+from site_builder.check.linkcheck import EXTERNAL, file_for, link_path
+from site_builder.model.page_scan import Scan
 
 
 @dataclass(frozen=True, slots=True)

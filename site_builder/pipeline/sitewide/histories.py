@@ -19,7 +19,7 @@ import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from site_builder.check.site_layout import article_file
+from site_builder.model.layout import article_file
 from site_builder.pipeline.worker.batch import Summary
 from site_builder.render.items import Item
 from site_builder.render.revisions_json import fragment, numbered

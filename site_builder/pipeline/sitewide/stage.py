@@ -18,8 +18,8 @@ from pathlib import Path
 
 import jinja2
 
-from site_builder.check.linkcheck import scan_page
 from site_builder.errors import Problem
+from site_builder.model.page_scan import scan_page
 from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.pipeline.plan import Plan
 from site_builder.pipeline.sitewide.covers import stage_covers

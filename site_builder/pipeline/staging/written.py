@@ -7,8 +7,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_builder.check.schedule import Omitted, Window
 from site_builder.errors import Problem
+from site_builder.model.schedule import Omitted, Window
 
 Stat = tuple[int, int, int]
 """(size, mtime in ns, inode) of a file: changes whenever the file is written or replaced."""

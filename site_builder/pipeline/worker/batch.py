@@ -20,13 +20,13 @@ import jinja2
 
 from site_builder.check.claims import drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
-from site_builder.check.images import Assets
-from site_builder.check.linkcheck import Scan, scan_page
-from site_builder.check.load import Batch
 from site_builder.check.rules import Refs, batch_problems
-from site_builder.check.schedule import Schedule, Timing, View, views
-from site_builder.check.site_layout import article_file
 from site_builder.errors import Problem, SiteBuilderError
+from site_builder.model.batches import Batch
+from site_builder.model.images import Assets
+from site_builder.model.layout import article_file
+from site_builder.model.page_scan import Scan, scan_page
+from site_builder.model.schedule import Schedule, Timing, View, views
 from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.pipeline.staging.folder import write_file
 from site_builder.pipeline.worker.texts import Texts

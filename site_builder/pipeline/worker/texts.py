@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.check.linkcheck import Scan
+from site_builder.model.page_scan import Scan
 from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.runtime.pickled import quick_state
 

@@ -23,9 +23,10 @@ from pathlib import Path
 
 from site_builder.check.claims import same_every_time
 from site_builder.check.fixture_runs import Outcome, run_fixtures
-from site_builder.check.load import Batch, fixture_id, forget, load_batch
-from site_builder.check.schedule import Schedule
+from site_builder.check.load import forget, load_batch
 from site_builder.errors import Problem
+from site_builder.model.batches import Batch, fixture_id
+from site_builder.model.schedule import Schedule
 from site_builder.pipeline.cache.inputs import batch_key
 from site_builder.pipeline.worker.batch import Summary, summarize
 from site_builder.pipeline.worker.importing import Watch, importing

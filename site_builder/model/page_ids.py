@@ -14,7 +14,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from site_builder.authoring.body import body_text
-from site_builder.check.site_layout import readable_slug
+from site_builder.model.layout import readable_slug
+from site_builder.model.page_scan import ids_of
 
 RESERVED_IDS = frozenset(
     {"main", "search", "toc-heading", "verified-heading", "fixtures", "history", "history-heading"}
@@ -56,3 +57,11 @@ def heading_anchors(html: str, reserved: frozenset[str] = RESERVED_IDS) -> list[
         used.add(anchor)
         anchors.append((anchor, text))
     return anchors
+
+
+def content_ids(content_html: str, fixtures: Sequence[str] = ()) -> tuple[str, ...]:
+    """The ids an article's content gives its page: its headings', those written in it and
+    the entries of its list of ``fixtures`` (the ids its ``verified_output`` blocks use)."""
+    entries = fixture_anchors(fixtures)
+    headings = heading_anchors(content_html, RESERVED_IDS | set(entries.values()))
+    return tuple(sorted({a for a, _ in headings} | ids_of(content_html) | set(entries.values())))

@@ -1,0 +1,63 @@
+"""A loaded batch (one module of ``articles/``) and the names its parts go by: a fixture's id
+(``MODULE:FUNCTION``), and a file as a problem names it (relative to the site's root)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from site_builder.authoring.model import Fixture, Revision
+
+MODULE_PREFIX = "_site_builder_batch_"
+"""The prefix of a batch module's name in ``sys.modules``: never a name an article imports."""
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """One module of ``articles/``: its revisions and fixtures, in written order."""
+
+    name: str
+    """The module's file name without ``.py``: the batch name and fixture id prefix."""
+    path: Path
+    """Absolute path of the module file."""
+    revisions: tuple[Revision, ...]
+    """The module's ``revisions`` list."""
+    fixtures: tuple[Fixture, ...]
+    """Every ``@fixture`` defined in the module, by line; then those of helper modules
+    (:func:`site_builder.check.load.helper_fixtures`) its verified outputs show, in the order
+    they are first shown."""
+    imports: tuple[str, ...] = ()
+    """The other batches it imported (``from retry_2020_06 import SOURCES``), by name: what it
+    says depends on them too, so a kept summary of it holds only while they are unchanged."""
+
+
+def relative_to_root(root: Path, path: str | Path) -> str:
+    """``path`` relative to ``root``, with forward slashes when inside it; as given otherwise."""
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def fixture_id(fixture: Fixture) -> str:
+    """``MODULE:FUNCTION``, where MODULE is the batch's file name."""
+    module = fixture.module.removeprefix(MODULE_PREFIX)
+    return f"{module}:{fixture.name}"
+
+
+def fixture_batch(fid: str) -> str:
+    """The batch a fixture id (:func:`fixture_id`) names."""
+    return fid.partition(":")[0]
+
+
+PACKAGE_FOLDER = Path(__file__).resolve().parent.parent / "templates"
+PACKAGE_SHOWN = "site_builder/templates"
+
+
+def shown(root: Path, path: str | Path) -> str:
+    """How a problem names a template file: ``templates/NAME`` for a site's own,
+    ``site_builder/templates/NAME`` for the package's."""
+    resolved = Path(path).resolve()
+    if resolved.is_relative_to(PACKAGE_FOLDER):
+        return f"{PACKAGE_SHOWN}/{resolved.relative_to(PACKAGE_FOLDER).as_posix()}"
+    return relative_to_root(root, resolved)
