@@ -40,6 +40,9 @@ class Problem:
     """The rule, the value and the limit, in one sentence."""
     severity: Severity = "error"
     """``warning``: a likely mistake that is printed but fails nothing."""
+    quotes: tuple[str, ...] = ()
+    """Other files of the site (root-relative) whose lines the message shows: a finding the
+    cache keeps holds only while they, and ``path``, are as they were."""
 
     def __str__(self) -> str:
         warning = "warning: " if self.severity == "warning" else ""

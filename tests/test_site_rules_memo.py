@@ -12,6 +12,7 @@ from conftest import HEADER, MakeSite, RunCli
 from test_category_spelling import FIRST, NEAR, WARNING_ONLY, batch, line_of
 
 from site_builder.check.rules import Refs, site_problems
+from site_builder.errors import Problem
 from site_builder.pipeline import site_check
 from site_builder.settings.project import Settings
 
@@ -144,3 +145,20 @@ def test_a_later_revision_made_the_same_as_the_earlier_one_is_caught(
     edit(root / "articles/b_note.py", later, first)
     found = errors(root, run_cli)
     assert len(found) == 1 and "body is the same as revision 1's" in found[0], found
+
+
+def test_kept_findings_hold_by_the_files_they_name_as_data_not_by_their_wording(tmp_path: Path) -> None:
+    """What a kept finding depends on is its file and the files it says it quotes
+    (``Problem.quotes``), never a path found in its message's words."""
+    for name in ("a.py", "b.py", "c.py"):
+        (tmp_path / name).write_text(f"# {name}\n", "utf-8")
+    problem = Problem(
+        path="a.py", line=1, subject="s", rule="r", message="reworded, see c.py:1", quotes=("b.py",)
+    )
+    kept = site_check.Rules(key="k", problems=(problem,), read=site_check.named_files(tmp_path, [problem]))
+    assert [name for name, _ in kept.read] == ["a.py", "b.py"]
+    assert kept.holds(tmp_path, "k")
+    (tmp_path / "c.py").write_text("# changed\n", "utf-8")  # only named in the words: holds
+    assert kept.holds(tmp_path, "k")
+    (tmp_path / "b.py").write_text("# changed\n", "utf-8")  # quoted: no longer holds
+    assert not kept.holds(tmp_path, "k")

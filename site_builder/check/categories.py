@@ -116,13 +116,19 @@ def _only_digits_differ(a: str, b: str) -> bool:
 
 def _problem(root: Path, use: Spelling, meant: str, meant_at: CallSite) -> Problem:
     name, where, subject = use
-    at = f"{relative_to_root(root, meant_at.path)}:{meant_at.line}"
+    quoted = relative_to_root(root, meant_at.path)
+    at = f"{quoted}:{meant_at.line}"
     hint = f"; did you mean {meant!r}?"
     path = relative_to_root(root, where.path)
     if category_slug(name) == category_slug(meant):
         message = f"category {name!r} and {meant!r} ({at}) name one page{hint}"
         return Problem(
-            path=path, line=where.line, subject=subject, rule="category-same-page", message=message
+            path=path,
+            line=where.line,
+            subject=subject,
+            rule="category-same-page",
+            message=message,
+            quotes=(quoted,),
         )
     message = f"category {name!r} looks like {meant!r} ({at}) but makes a page of its own{hint}"
     return Problem(
@@ -132,4 +138,5 @@ def _problem(root: Path, use: Spelling, meant: str, meant_at: CallSite) -> Probl
         rule="category-spelling",
         message=message,
         severity="warning",
+        quotes=(quoted,),
     )

@@ -7,6 +7,7 @@ decides what to do with all of them at once.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -164,9 +165,21 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
 
 
 def _history_problems(root: Path, settings: Settings, steps: Sequence[Step]) -> list[Problem]:
-    found = history_findings(steps, lambda site: _place(root, site))
-    found += label_findings(steps, settings.language, settings.labels)
-    return [_problem(root, at, subject, rule, message) for at, subject, rule, message in found]
+    quoted: set[str] = set()
+
+    def place(site: CallSite) -> str:
+        """A line another revision's problem shows, its file noted: every history problem then
+        names the files the history's messages quote (a few, and only when one is found)."""
+        shown = relative_to_root(root, site.path)
+        quoted.add(shown)
+        return f"{shown}:{site.line}"
+
+    history = [_problem(root, *finding) for finding in history_findings(steps, place)]
+    quotes = tuple(sorted(quoted))
+    labels = [
+        _problem(root, *finding) for finding in label_findings(steps, settings.language, settings.labels)
+    ]
+    return [dataclasses.replace(problem, quotes=quotes) for problem in history] + labels
 
 
 def _page_ids(parts: Sequence[Refs], steps: Sequence[Step]) -> dict[str, tuple[str, ...]]:
@@ -235,7 +248,3 @@ def _listed_categories(parts: Sequence[Refs]) -> set[str]:
             if not timing.draft or slug not in latest:  # a draft revision is not published
                 latest[slug] = timing.categories
     return {category for categories in latest.values() for category in categories}
-
-
-def _place(root: Path, site: CallSite) -> str:
-    return f"{relative_to_root(root, site.path)}:{site.line}"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -48,7 +47,7 @@ class Rules:
 
     def holds(self, root: Path, key: str) -> bool:
         """Whether these findings are the ones the site with ``key`` at ``root`` has."""
-        return self.key == key and self.read == _named_files(root, self.problems)
+        return self.key == key and self.read == named_files(root, self.problems)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +167,7 @@ def judge(
     rules = kept if kept is not None and kept.holds(project.root, key) else None
     if rules is None:
         found = tuple(_site_rules(project, [part.refs for part in summaries], schedule))
-        rules = Rules(key, found, _named_files(project.root, found)) if memo is not None else None
+        rules = Rules(key, found, named_files(project.root, found)) if memo is not None else None
     else:
         found = rules.problems
     problems += found
@@ -218,14 +217,10 @@ def _site_rules(project: Project, refs: list[Refs], schedule: Schedule | None) -
     return found
 
 
-_NAMED = re.compile(r"([^\s()'\"]+\.py):\d+")
-"""A ``path:line`` a finding's message names (the first use of the spelling it means)."""
-
-
-def _named_files(root: Path, found: Sequence[Problem]) -> tuple[tuple[str, str], ...]:
-    """Each file ``found`` names, in its path or its message, with the hash of its bytes
-    ("" for a file that cannot be read)."""
-    names = sorted({p.path for p in found} | {m for p in found for m in _NAMED.findall(p.message)})
+def named_files(root: Path, found: Sequence[Problem]) -> tuple[tuple[str, str], ...]:
+    """Each file ``found`` is at or quotes a line of (:attr:`Problem.quotes`), with the hash of
+    its bytes ("" for a file that cannot be read)."""
+    names = sorted({p.path for p in found} | {name for p in found for name in p.quotes})
     return tuple((name, _file_hash(root / name)) for name in names)
 
 
