@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
+from functools import partial
 from typing import Any, TypeVar, cast
 
 from site_builder.errors import Problem, did_you_mean
@@ -83,8 +84,8 @@ def setting(
         read=read,
     )
     metadata = {_OPTION: option}
-    if isinstance(default, dict):  # a fresh table for each Settings, never one shared
-        return cast(T, field(default_factory=dict, metadata=metadata))
+    if isinstance(default, dict):  # a copy for each Settings, never one table shared
+        return cast(T, field(default_factory=partial(dict, default), metadata=metadata))
     return field(default=default, metadata=metadata)
 
 
@@ -131,12 +132,7 @@ def read_table(
         problems += found
         if kept is not MISSING:
             values[key] = kept
-    line = line_of(lines, "")
-    problems += [
-        problem(line, "settings-required", f"missing required key {key!r}")
-        for key, option in options.items()
-        if option.required and key not in table
-    ]
+    problems += _missing(table, lines, options)
     reading = Reading(
         lines=lines, values={key: values.get(key, each.default) for key, each in options.items()}
     )
@@ -145,6 +141,16 @@ def read_table(
             values[key], found = option.read(values.get(key), reading)
             problems += found
     return values, problems
+
+
+def _missing(table: Mapping[str, object], lines: list[str], options: Mapping[str, Option]) -> list[Problem]:
+    """A problem at the table's header for each required key it lacks."""
+    line = line_of(lines, "")
+    return [
+        problem(line, "settings-required", f"missing required key {key!r}")
+        for key, option in options.items()
+        if option.required and key not in table
+    ]
 
 
 def _read_key(
