@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import tempfile
 import warnings
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -86,33 +86,44 @@ class BatchFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         judged = _checked(self.config, find_root(self.path.parent))
-        relative = relative_to_root(judged.project.root, self.path)
         batch = next((part for part in judged.summaries if part.name == self.path.stem), None)
-        problems = judged.problems
-        own = [p for p in problems if p.path == relative and p.subject.startswith("batch ")]
-        if batch is None or own:
-            yield ProblemsItem.from_parent(self, name=f"batch {self.path.stem}", problems=own)
-        if self.path.stem == min(p.stem for p in self.path.parent.glob("*.py") if not p.name.startswith("_")):
-            settings = [p for p in problems if p.subject == "settings"]
-            yield ProblemsItem.from_parent(self, name="settings", problems=settings)
-            if (judged.project.root / "templates").is_dir():  # the site's own templates, judged as text
-                own = [p for p in problems if p.subject == "template"]
-                yield ProblemsItem.from_parent(self, name="templates", problems=own)
+        yield from self._batch_item(judged, loaded=batch is not None)
+        if self._holds_the_site_items():
+            yield from self._site_items(judged)
         if batch is not None:
-            yield from self._items(judged, batch)
+            yield from self._revision_items(judged, batch)
+            yield from self._fixture_items(judged, batch)
 
-    def _items(self, judged: Judged, batch: Summary) -> Iterator[pytest.Item]:
-        problems = judged.problems
+    def _batch_item(self, judged: Judged, *, loaded: bool) -> Iterator[pytest.Item]:
+        """The batch's own item, when it did not load or has problems of its own."""
+        relative = relative_to_root(judged.project.root, self.path)
+        own = [p for p in judged.problems if p.path == relative and p.subject.startswith("batch ")]
+        if not loaded or own:
+            yield ProblemsItem.from_parent(self, name=f"batch {self.path.stem}", problems=own)
+
+    def _holds_the_site_items(self) -> bool:
+        """Whether this is the first batch by name: the one that holds the site's own items."""
+        batches = (path.stem for path in self.path.parent.glob("*.py") if not path.name.startswith("_"))
+        return self.path.stem == min(batches)
+
+    def _site_items(self, judged: Judged) -> Iterator[pytest.Item]:
+        """The settings' item, and the templates' when the site has its own."""
+        yield ProblemsItem.from_parent(self, name="settings", problems=_about(judged, "settings"))
+        if (judged.project.root / "templates").is_dir():  # the site's own templates, judged as text
+            yield ProblemsItem.from_parent(self, name="templates", problems=_about(judged, "template"))
+
+    def _revision_items(self, judged: Judged, batch: Summary) -> Iterator[pytest.Item]:
         for slug, where in batch.refs.slugs:
-            mine = [p for p in problems if p.subject == (slug or "revision")]
             yield RevisionItem.from_parent(
                 self,
                 name=slug or "revision",
-                problems=mine,
+                problems=_about(judged, slug or "revision"),
                 line=where.line,
                 judged=judged,
                 claims=[claim for claim in batch.refs.claims if claim.slug == slug],
             )
+
+    def _fixture_items(self, judged: Judged, batch: Summary) -> Iterator[pytest.Item]:
         for fid, where in batch.refs.fixtures:
             yield FixtureItem.from_parent(
                 self,
@@ -120,8 +131,13 @@ class BatchFile(pytest.File):
                 judged=judged,
                 where=where,
                 line=where.line,
-                problems=[p for p in problems if p.subject == f"fixture {fid}"],
+                problems=_about(judged, f"fixture {fid}"),
             )
+
+
+def _about(judged: Judged, subject: str) -> list[Problem]:
+    """The problems validation found about ``subject`` (``settings``, a slug, ``fixture ID``)."""
+    return [p for p in judged.problems if p.subject == subject]
 
 
 class ProblemsItem(pytest.Item):
@@ -188,19 +204,31 @@ def fixture_outcomes(
     the batch that defines it (``batch`` itself when it does). An id no batch defines has none."""
     ran = config.stash.setdefault(_RAN, {})
     root = judged.project.root
-    owners: dict[str, str] = {}
-    for part in judged.summaries:
-        for fid, _ in part.refs.fixtures:
-            if part.name == batch.stem or fid not in owners:
-                owners[fid] = part.name
-    wanted: dict[str, set[str]] = {}
-    for fid in ids:
-        if (root, fid) not in ran and fid in owners:
-            wanted.setdefault(owners[fid], set()).add(fid)
-    for name, some in sorted(wanted.items()):
+    owners = _owners(judged, batch.stem)
+    for name, some in sorted(_by_owner([fid for fid in ids if (root, fid) not in ran], owners).items()):
         outcomes = run_some(judged.project, batch.with_stem(name), some)
         ran |= {(root, fid): outcome for fid, outcome in outcomes.items()}
     return {fid: ran[root, fid] for fid in ids if (root, fid) in ran}
+
+
+def _owners(judged: Judged, first: str) -> dict[str, str]:
+    """The batch that runs each fixture id: the batch ``first`` for those it defines, else
+    the first batch that defines it."""
+    owners: dict[str, str] = {}
+    for part in judged.summaries:
+        for fid, _ in part.refs.fixtures:
+            if part.name == first or fid not in owners:
+                owners[fid] = part.name
+    return owners
+
+
+def _by_owner(ids: Iterable[str], owners: Mapping[str, str]) -> dict[str, set[str]]:
+    """The ids that a batch defines, grouped by the batch that runs them."""
+    grouped: dict[str, set[str]] = {}
+    for fid in ids:
+        if fid in owners:
+            grouped.setdefault(owners[fid], set()).add(fid)
+    return grouped
 
 
 def warn(batch: Path, problems: list[Problem]) -> None:

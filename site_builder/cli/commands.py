@@ -230,42 +230,57 @@ def _revisions(args: argparse.Namespace, project: Project) -> int:
 
 
 def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) -> int:
-    from site_builder.pipeline.sitewide.histories import Histories
-    from site_builder.pipeline.sitewide.joined import write_revisions
-    from site_builder.render.revisions_json import dumps, latest_only
-
     checked = _check(project, args, run=False, spool=spool)
     report(checked.problems)
     if errors_in(checked.problems):
         return 1
-    slugs = {item.slug for part in checked.summaries for item in part.items}
-    missing = [
-        f"no revision with slug {s}{did_you_mean(s, slugs, CLOSE_IDS)}"
-        for s in args.slug or ()
-        if s not in slugs
-    ]
-    if missing:
-        raise UsageError(
-            "\n".join(missing) + checked.left_out([s for s in args.slug or () if s not in slugs])
-        )
+    _refuse_unknown_slugs(checked, args.slug or ())
     left_out(checked.omitted())
-    histories = Histories.of(checked.summaries)
     if args.slug is None and args.indent == 2 and not args.latest:  # kept with each batch: streamed
-        made = {n: histories.fragment(n) for n in range(len(checked.summaries)) if histories.involves(n)}
-        buffer = getattr(sys.stdout, "buffer", None)
-        if buffer is None:
-            memory = io.BytesIO()
-            write_revisions(checked.summaries, memory.write, made=made)
-            out(memory.getvalue())
-        else:
-            sys.stdout.flush()
-            write_revisions(checked.summaries, buffer.write, made=made)
-            buffer.flush()
+        _stream_revisions(checked)
     else:
-        data = [d for n in range(len(checked.summaries)) for d in histories.data(n)]
-        data = latest_only(data) if args.latest else data
-        out(dumps([d for d in data if args.slug is None or d["slug"] in args.slug], args.indent))
+        _print_chosen_revisions(checked, args.slug, args.indent, latest=args.latest)
     return 0
+
+
+def _refuse_unknown_slugs(checked: Judged, asked: Sequence[str]) -> None:
+    """A usage error naming each slug asked for that no revision has (and the one meant)."""
+    slugs = {item.slug for part in checked.summaries for item in part.items}
+    if missing := [slug for slug in asked if slug not in slugs]:
+        lines = [f"no revision with slug {s}{did_you_mean(s, slugs, CLOSE_IDS)}" for s in missing]
+        raise UsageError("\n".join(lines) + checked.left_out(missing))
+
+
+def _stream_revisions(checked: Judged) -> None:
+    """Every revision as ``revisions.json`` holds it, written from each batch's kept fragment."""
+    from site_builder.pipeline.sitewide.histories import Histories
+    from site_builder.pipeline.sitewide.joined import write_revisions
+
+    summaries = checked.summaries
+    histories = Histories.of(summaries)
+    made = {n: histories.fragment(n) for n in range(len(summaries)) if histories.involves(n)}
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a stdout without bytes (a test's): gathered, then written as text
+        memory = io.BytesIO()
+        write_revisions(summaries, memory.write, made=made)
+        out(memory.getvalue())
+    else:
+        sys.stdout.flush()
+        write_revisions(summaries, buffer.write, made=made)
+        buffer.flush()
+
+
+def _print_chosen_revisions(
+    checked: Judged, slugs: Sequence[str] | None, indent: int, *, latest: bool
+) -> None:
+    """The revisions of ``slugs`` (all when None), only each article's latest if ``latest``."""
+    from site_builder.pipeline.sitewide.histories import Histories
+    from site_builder.render.revisions_json import dumps, latest_only
+
+    histories = Histories.of(checked.summaries)
+    data = [d for n in range(len(checked.summaries)) for d in histories.data(n)]
+    data = latest_only(data) if latest else data
+    out(dumps([d for d in data if slugs is None or d["slug"] in slugs], indent))
 
 
 __all__ = ["main"]

@@ -42,24 +42,30 @@ def read_nav(value: list[object], lines: list[str]) -> tuple[tuple[NavSection, .
     problems: list[Problem] = []
     for index, table in enumerate(value):
         start = headers[index] if index < len(headers) else line_of(lines, "nav")
-        if not isinstance(table, dict) or set(table) != {"section", "pages"}:
-            problems += _nav_keys(table, lines, start)
-            continue
-        title, pages = table["section"], table["pages"]
-        if not isinstance(title, str) or not title.strip() or not isinstance(pages, list):
-            message = "a nav 'section' is a non-empty string and its 'pages' a list"
-            problems.append(problem(start, "settings-nav", message))
-            continue
-        entries = []
-        for entry in pages:
-            line = _line_after(lines, start, entry)
-            if _is_pair(entry):
-                entries.append(NavPage(str(entry[0]), str(entry[1]), line))
-            else:
-                message = f'a nav page is a pair ["slug", "link text"], not {entry!r}'
-                problems.append(problem(line, "settings-nav", message))
-        sections.append(NavSection(title, tuple(entries)))
+        section, found = _section(table, lines, start)
+        problems += found
+        if section is not None:
+            sections.append(section)
     return tuple(sections), problems
+
+
+def _section(table: object, lines: list[str], start: int) -> tuple[NavSection | None, list[Problem]]:
+    """One nav table, whose header is at line ``start`` (None when it is not a section at all)."""
+    if not isinstance(table, dict) or set(table) != {"section", "pages"}:
+        return None, _nav_keys(table, lines, start)
+    title, pages = table["section"], table["pages"]
+    if not isinstance(title, str) or not title.strip() or not isinstance(pages, list):
+        message = "a nav 'section' is a non-empty string and its 'pages' a list"
+        return None, [problem(start, "settings-nav", message)]
+    entries, problems = [], []
+    for entry in pages:
+        line = _line_after(lines, start, entry)
+        if _is_pair(entry):
+            entries.append(NavPage(str(entry[0]), str(entry[1]), line))
+        else:
+            message = f'a nav page is a pair ["slug", "link text"], not {entry!r}'
+            problems.append(problem(line, "settings-nav", message))
+    return NavSection(title, tuple(entries)), problems
 
 
 def _nav_keys(table: object, lines: list[str], start: int) -> list[Problem]:

@@ -9,66 +9,98 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
-from site_builder.authoring.escaping import NOT_XML
-from site_builder.errors import Problem, UsageError, did_you_mean
+from site_builder.errors import Problem, UsageError
 from site_builder.language.labels import Table
 from site_builder.language.plurals import LANGUAGE_TAG as LANGUAGE_TAG
 from site_builder.language.plurals import base
 from site_builder.language.tables import read_labels
+from site_builder.settings.checks import (
+    at_least_one,
+    filled,
+    http_url,
+    labels_by_language,
+    language_tag,
+    not_negative,
+    path_under_repo,
+)
 from site_builder.settings.nav import NavSection, read_nav
+from site_builder.settings.options import (
+    Reading,
+    count,
+    options_of,
+    read_table,
+    relative_folder,
+    seconds,
+    setting,
+    text,
+)
 from site_builder.settings.pyproject import PYPROJECT, TABLE, line_of, problem
 
 _SOURCES_LABEL_RU = "Проверяемые источники"
 _DEFAULT_LABELS = {"en": "Sources", "ko": "출처"}
 
 
+def _nav(value: list[object] | None, reading: Reading) -> tuple[object, list[Problem]]:
+    """The ``nav`` key's reader: its tables (none when it is missing or not a list)."""
+    return read_nav(value or [], reading.lines)
+
+
+def _labels(value: object, reading: Reading) -> tuple[object, list[Problem]]:
+    """The ``labels`` key's reader: its tables, and whether the ``language`` read has labels."""
+    lines, language = reading.lines, str(reading.values["language"])
+    return read_labels(value, language, lines, partial(line_of, lines))
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
-    """What ``[tool.site_builder]`` says, with the contract's defaults."""
+    """What ``[tool.site_builder]`` says, with the contract's defaults.
 
-    title: str = ""
+    Each key is declared here once: its type, its default and its checks (``settings.options``).
+    """
+
+    title: str = text("", filled, required=True)
     """Site title (required)."""
-    base_url: str = ""
+    base_url: str = text("", filled, http_url, required=True)
     """Absolute URL the site is served from (required)."""
-    language: str = "en"
+    language: str = text("en", language_tag)
     """Default ``lang`` of revisions and of the site chrome."""
-    description: str = ""
+    description: str = text("")
     """For the index page and the feed."""
-    min_body_chars: int = 5000
+    min_body_chars: int = count(5000, not_negative)
     """Fewest body characters a revision may have."""
-    max_body_chars: int = 15000
+    max_body_chars: int = count(15000, not_negative)
     """Most body characters a revision may have."""
-    min_sources: int = 2
+    min_sources: int = count(2, not_negative)
     """Fewest sources each revision must cite."""
-    fixture_timeout: float = 10.0
+    fixture_timeout: float = seconds(10.0)
     """Seconds a fixture may run."""
-    import_timeout: float = 60.0
+    import_timeout: float = seconds(60.0)
     """Seconds a batch's import may run: one that does not finish is a problem of that batch."""
-    articles_dir: str = "articles"
+    articles_dir: str = relative_folder("articles")
     """Batch modules, relative to the site root."""
-    assets_dir: str = "assets"
+    assets_dir: str = relative_folder("assets")
     """Files articles reference, relative to the site root."""
-    output_dir: str = "build"
+    output_dir: str = relative_folder("build")
     """Where the site is written, relative to the site root."""
-    sources_heading: dict[str, str] = field(default_factory=dict)
+    sources_heading: dict[str, str] = setting({}, labels_by_language)  # noqa: RUF009 (a Field: its own dict)
     """Per-language label of the sources section; Russian is fixed by the contract."""
-    nav: tuple[NavSection, ...] = ()
+    nav: tuple[NavSection, ...] = setting((), types=(list,), read=_nav)
     """The reading order (``[[tool.site_builder.nav]]`` tables): a sidebar and previous/next links."""
-    repo_url: str = ""
+    repo_url: str = text("", http_url)
     """The site's repository (``https://github.com/me/site``): each verified output's mark links to
     its fixture's source there; "" for none (the mark links to the page's list of fixtures)."""
-    source_uri: str = "blob/main/"
+    source_uri: str = text("blob/main/", path_under_repo)
     """The path under ``repo_url`` that shows the site root's files (as MkDocs' ``edit_uri``)."""
-    author: str = ""
+    author: str = text("")
     """The feed's and the pages' author; empty: the site title (an organisation in JSON-LD)."""
-    feed_limit: int = 50
+    feed_limit: int = count(50, at_least_one)
     """The feed holds this many newest revisions; ``revisions.json`` holds every one."""
-    labels: dict[str, Table] = field(default_factory=dict)
+    labels: dict[str, Table] = setting({}, read=_labels)  # noqa: RUF009 (a Field: its own dict)
     """The site's own chrome words (``[tool.site_builder.labels.LANG]``): a language added or changed."""
 
     @property
@@ -91,15 +123,7 @@ class Settings:
         return given.get(lang.lower()) or given.get(language) or _DEFAULT_LABELS.get(language, "Sources")
 
 
-_REQUIRED = ("title", "base_url")
-_SPECIAL_TYPES: dict[str, tuple[type, ...]] = {
-    "fixture_timeout": (int, float),
-    "import_timeout": (int, float),
-    "nav": (list,),
-}
-_TYPES: dict[str, tuple[type, ...]] = {
-    f.name: _SPECIAL_TYPES.get(f.name, (type(getattr(Settings(), f.name)),)) for f in fields(Settings)
-}
+_OPTIONS = options_of(Settings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,78 +189,10 @@ def load_settings(root: Path) -> tuple[Settings, list[Problem]]:
 
 
 def _check(table: dict[str, object], lines: list[str]) -> tuple[Settings, list[Problem]]:
-    problems: list[Problem] = []
-    values: dict[str, object] = {}
-    for key, value in table.items():
-        line = line_of(lines, key)
-        expected = _TYPES.get(key)
-        if expected is None:
-            problems.append(
-                problem(line, "settings-unknown", f"unknown key {key!r}{did_you_mean(key, _TYPES)}")
-            )
-        elif key == "nav" and isinstance(value, list):
-            nav, found = read_nav(value, lines)
-            problems.extend(found)
-            values[key] = nav
-        elif key == "labels" and isinstance(value, dict):
-            continue  # read with the language, below
-        elif not isinstance(value, expected) or isinstance(value, bool):
-            names = " or ".join(t.__name__ for t in expected)
-            problems.append(
-                problem(line, "settings-type", f"{key} must be {names}, not {type(value).__name__}")
-            )
-        elif message := _bad_value(key, value):
-            problems.append(problem(line, "settings-value", message))
-        else:
-            values[key] = value
-    for key in _REQUIRED:
-        if key not in table:
-            problems.append(problem(line_of(lines, ""), "settings-required", f"missing required key {key!r}"))
-    language = str(values.get("language", "en"))
-    labels, found = read_labels(table.get("labels"), language, lines, partial(line_of, lines))
-    settings, problems = Settings(**values, labels=labels), problems + found  # type: ignore[arg-type]
+    """Each key read by its option, then what ties two keys together."""
+    values, problems = read_table(table, lines, _OPTIONS)
+    settings = Settings(**values)  # type: ignore[arg-type]
     if settings.min_body_chars > settings.max_body_chars:
-        problems.append(
-            problem(
-                line_of(lines, "min_body_chars"),
-                "settings-value",
-                "min_body_chars is greater than max_body_chars",
-            )
-        )
+        message = "min_body_chars is greater than max_body_chars"
+        problems.append(problem(line_of(lines, "min_body_chars"), "settings-value", message))
     return settings, problems
-
-
-def _bad_value(key: str, value: object) -> str | None:
-    if isinstance(value, str) and (bad := NOT_XML.search(value)):
-        return f"{key} contains U+{ord(bad.group()):04X}, which XML 1.0 forbids"
-    if key in ("title", "base_url") and not str(value).strip():
-        return f"{key} must not be empty"
-    if key in ("base_url", "repo_url", "source_uri") and value:
-        return _bad_url(key, str(value))
-    if key == "language" and not LANGUAGE_TAG.fullmatch(str(value)):
-        return f"language {value!r} is not a language tag like 'en' or 'ru'"
-    if key == "feed_limit" and isinstance(value, int) and value < 1:
-        return f"feed_limit must be at least 1, not {value}"
-    if key in ("fixture_timeout", "import_timeout") and isinstance(value, int | float) and value <= 0:
-        return f"{key} must be more than 0 seconds, not {value}"
-    if isinstance(value, int) and value < 0:
-        return f"{key} must not be negative, not {value}"
-    if key.endswith("_dir") and (Path(str(value)).is_absolute() or ".." in Path(str(value)).parts):
-        return f"{key} must be a folder inside the site root, not {value!r}"
-    if isinstance(value, dict) and not all(
-        isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in value.items()
-    ):
-        return f"{key} must map language tags to non-empty labels"
-    return None
-
-
-def _bad_url(key: str, value: str) -> str | None:
-    if key == "source_uri":  # appended to repo_url: a relative path, no scheme, query or ".."
-        if value.startswith("/") or ".." in value.split("/") or re.search(r"[\s?#\\:]", value):
-            return f"source_uri must be a path under repo_url like 'blob/main/', not {value!r}"
-        return None
-    if not re.fullmatch(r"https?://[^\s/?#]+(/\S*)?", value):
-        return f"{key} must be an absolute http(s) URL, not {value!r}"
-    if "?" in value or "#" in value:  # the site's URLs are made by appending to it
-        return f"{key} must not have a query or a fragment, not {value!r}"
-    return None
