@@ -61,13 +61,19 @@ def _category_lines(path: str) -> dict[int, tuple[int, dict[str, int]]]:
         if not isinstance(node, ast.Call):
             continue
         for keyword in (k for k in node.keywords if k.arg == "categories"):
-            items = keyword.value.elts if isinstance(keyword.value, ast.List | ast.Tuple) else []
-            strings: dict[str, int] = {}
-            for item in items:
-                if isinstance(item, ast.Constant) and isinstance(item.value, str):
-                    strings.setdefault(item.value, item.lineno)
-            found[node.lineno] = (keyword.lineno, strings)
+            found[node.lineno] = (keyword.lineno, _string_lines(keyword.value))
     return found
+
+
+def _string_lines(value: ast.expr) -> dict[str, int]:
+    """The line of each string in a list or tuple written as ``value``; none for anything else
+    (a variable, a call)."""
+    items = value.elts if isinstance(value, ast.List | ast.Tuple) else []
+    strings: dict[str, int] = {}
+    for item in items:
+        if isinstance(item, ast.Constant) and isinstance(item.value, str):
+            strings.setdefault(item.value, item.lineno)
+    return strings
 
 
 def spelling_problems(root: Path, spellings: Iterable[Spelling]) -> list[Problem]:

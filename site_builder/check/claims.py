@@ -41,25 +41,36 @@ def fixture_failure(outcome: Outcome) -> str | None:
 def differences(expected: object, actual: object, path: str = "$") -> Iterator[str]:
     """Each place where ``expected`` is not contained in ``actual``."""
     if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            yield f"{path}: the article prints an object, the fixture returns {_show(actual)}"
-            return
-        for key, value in expected.items():
-            where = f"{path}.{key}"
-            if key not in actual:
-                yield f"{where}: the article prints {_show(value)}, the fixture returns no such key"
-            else:
-                yield from differences(value, actual[key], where)
+        yield from _object_differences(expected, actual, path)
     elif isinstance(expected, list):
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            yield f"{path}: the article prints {_show(expected)}, the fixture returns {_show(actual)}"
-            return
-        for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
-            yield from differences(want, got, f"{path}[{index}]")
+        yield from _list_differences(expected, actual, path)
     elif type(expected) is not type(actual) or expected != actual:
         # 1, 1.0 and true print differently, so they are different claims.
         printed, returned = _shown_apart(expected, actual)
         yield f"{path}: the article prints {printed}, the fixture returns {returned}"
+
+
+def _object_differences(expected: dict[object, object], actual: object, path: str) -> Iterator[str]:
+    """An object printed: each key it shows, in the fixture's object too, with a value that holds
+    what is shown."""
+    if not isinstance(actual, dict):
+        yield f"{path}: the article prints an object, the fixture returns {_show(actual)}"
+        return
+    for key, value in expected.items():
+        where = f"{path}.{key}"
+        if key not in actual:
+            yield f"{where}: the article prints {_show(value)}, the fixture returns no such key"
+        else:
+            yield from differences(value, actual[key], where)
+
+
+def _list_differences(expected: list[object], actual: object, path: str) -> Iterator[str]:
+    """A list printed: the fixture's list as long, item by item holding what is shown."""
+    if not isinstance(actual, list) or len(actual) != len(expected):
+        yield f"{path}: the article prints {_show(expected)}, the fixture returns {_show(actual)}"
+        return
+    for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
+        yield from differences(want, got, f"{path}[{index}]")
 
 
 def _show(value: object, start: int = 0) -> str:

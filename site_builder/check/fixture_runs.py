@@ -113,29 +113,42 @@ def run_fixtures(fixtures: Mapping[str, Fixture], *, timeout: float, jobs: int) 
     while pending or running:
         while pending and len(running) < max(1, jobs):
             running.append(_start(*pending.pop(0)))
-        next_deadline = min(w.started for w in running) + timeout
-        watched = {fd for w in running for fd in (w.reader, w.ended)}
-        ready = {
-            fd
-            for fd in wait(list(watched), timeout=max(0.0, next_deadline - time.monotonic()))
-            if isinstance(fd, int)
-        }
+        ready = _ready(running, timeout)
         for worker in list(running):
-            # Ended too: a worker that died while something it started still holds the
-            # pipe open is finished, not hanging.
-            exited = worker.exited(ready)
-            if worker.reader in ready or exited:
-                worker.read()
-            if worker.complete() or worker.closed or exited:
-                done[worker.fid] = _finish(worker)
-            elif time.monotonic() - worker.started >= timeout:
-                done[worker.fid] = _timed_out(worker, timeout)
-            else:
+            outcome = _settle(worker, ready, timeout)
+            if outcome is None:
                 continue
+            done[worker.fid] = outcome
             running.remove(worker)
             worker.close()
             _remove(worker.scratch)
     return {fid: done[fid] for fid in fixtures}
+
+
+def _ready(running: list[_Worker], timeout: float) -> set[int]:
+    """The descriptors of ``running`` workers that are ready, waiting at most until the
+    oldest of them reaches its ``timeout``."""
+    next_deadline = min(w.started for w in running) + timeout
+    watched = {fd for w in running for fd in (w.reader, w.ended)}
+    return {
+        fd
+        for fd in wait(list(watched), timeout=max(0.0, next_deadline - time.monotonic()))
+        if isinstance(fd, int)
+    }
+
+
+def _settle(worker: _Worker, ready: set[int], timeout: float) -> Outcome | None:
+    """The worker's outcome once it has finished or run out of time, else None."""
+    # Ended too: a worker that died while something it started still holds the
+    # pipe open is finished, not hanging.
+    exited = worker.exited(ready)
+    if worker.reader in ready or exited:
+        worker.read()
+    if worker.complete() or worker.closed or exited:
+        return _finish(worker)
+    if time.monotonic() - worker.started >= timeout:
+        return _timed_out(worker, timeout)
+    return None
 
 
 def _remove(scratch: str) -> None:

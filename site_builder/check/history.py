@@ -104,22 +104,33 @@ def label_findings(steps: Iterable[Step], language: str, tables: Mapping[str, Ta
 def _step_findings(
     slug: str, number: int, first: Step, earlier: Step | None, step: Step, where: Where
 ) -> Iterator[Finding]:
-    at_slug, at_published, at_revised, at_changes, at_body = step.fields
     if earlier is None:
-        if step.later:
-            message = (
-                f"no earlier revision publishes {slug!r}: "
-                "an article's first revision has no revised= or changes="
-            )
-            yield (at_revised if step.revised is not None else at_changes), slug, "revision-first", message
-        return
-    if not step.later:
+        yield from _first_revision(slug, step)
+    elif not step.later:
         message = (
             f"slug {slug!r} is already used at {where(earlier.fields[0])}; a later revision of that "
             "article gives revised= (its date) and changes= (what changed and why)"
         )
-        yield at_slug, slug, "slug-unique", message
-        return
+        yield step.fields[0], slug, "slug-unique", message
+    else:
+        yield from _later_revision(slug, number, first, earlier, step, where)
+
+
+def _first_revision(slug: str, step: Step) -> Iterator[Finding]:
+    """The first revision of an article that says it is a later one."""
+    if step.later:
+        _, _, at_revised, at_changes, _ = step.fields
+        message = (
+            f"no earlier revision publishes {slug!r}: an article's first revision has no revised= or changes="
+        )
+        yield (at_revised if step.revised is not None else at_changes), slug, "revision-first", message
+
+
+def _later_revision(
+    slug: str, number: int, first: Step, earlier: Step, step: Step, where: Where
+) -> Iterator[Finding]:
+    """A later revision's own fields, its date against the earlier one's, and its body."""
+    _, at_published, at_revised, at_changes, at_body = step.fields
     if step.revised is None:
         yield at_changes, slug, "revised", f"revision {number} of {slug!r} needs revised= with its date"
     if not step.changes:

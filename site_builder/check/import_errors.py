@@ -37,15 +37,22 @@ def import_message(exc: BaseException) -> str:
 def _hint(exc: BaseException, frame: FrameType | None) -> str:
     if isinstance(exc, NameError) and not isinstance(exc, UnboundLocalError) and exc.name:
         return _name_hint(exc.name, frame)
-    if isinstance(exc, ImportError) and not isinstance(exc, ModuleNotFoundError):
-        found = _CANNOT_IMPORT.match(str(exc))
-        module = sys.modules.get(found["module"]) if found else None
-        return did_you_mean(found["name"], _public(module)) if found and module else ""
+    if isinstance(exc, ImportError):
+        return _import_hint(exc)
     if isinstance(exc, AttributeError) and exc.name and exc.obj is not None:
         return did_you_mean(exc.name, _public(exc.obj))
     if isinstance(exc, TypeError) and (found := _KEYWORD.match(str(exc))):
         return _keyword_hint(found["call"], found["name"], frame)
     return ""
+
+
+def _import_hint(exc: ImportError) -> str:
+    """A name a module that exists does not have: the closest public one it does."""
+    if isinstance(exc, ModuleNotFoundError):
+        return ""
+    found = _CANNOT_IMPORT.match(str(exc))
+    module = sys.modules.get(found["module"]) if found else None
+    return did_you_mean(found["name"], _public(module)) if found and module else ""
 
 
 def _name_hint(name: str, frame: FrameType | None) -> str:

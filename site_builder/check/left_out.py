@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +41,16 @@ def left_out_problems(
     root: Path, settings: Settings, parts: Sequence[Refs], schedule: Schedule
 ) -> list[Problem]:
     """Links and navigation entries from what ``schedule`` publishes to what it leaves out."""
+    shown, hidden = _articles(parts, schedule)
+    gone = {article_url(slug): found for slug, found in hidden.items() if slug not in shown}
+    gone |= _history_pages(parts, schedule)
+    gone |= _categories(parts, schedule)
+    return _link_problems(root, parts, shown, gone) + _nav_problems(settings, gone)
+
+
+def _articles(parts: Sequence[Refs], schedule: Schedule) -> tuple[set[str], dict[str, _Gone]]:
+    """The slugs of the articles this build publishes, and why it leaves out each of the
+    others (as its first revision that it leaves out says)."""
     shown: set[str] = set()
     hidden: dict[str, _Gone] = {}
     for part in parts:
@@ -51,10 +61,14 @@ def left_out_problems(
             elif slug not in hidden:
                 what = f"{slug!r}, which this build leaves out ({schedule.why(timing)})"
                 hidden[slug] = _Gone(what, missing)
-    gone = {article_url(slug): found for slug, found in hidden.items() if slug not in shown}
-    gone |= _history_pages(parts, schedule)
-    gone |= _categories(parts, schedule)
-    problems = [
+    return shown, hidden
+
+
+def _link_problems(
+    root: Path, parts: Sequence[Refs], shown: set[str], gone: Mapping[str, _Gone]
+) -> list[Problem]:
+    """Each link from a published article to a page in ``gone`` (by its URL)."""
+    return [
         Problem(
             path=relative_to_root(root, at.path),
             line=at.line,
@@ -66,6 +80,11 @@ def left_out_problems(
         for at, subject, url, path in part.links
         if subject in shown and (found := gone.get(_page(path))) is not None
     ]
+
+
+def _nav_problems(settings: Settings, gone: Mapping[str, _Gone]) -> list[Problem]:
+    """Each navigation entry of the settings that names an article in ``gone``."""
+    problems = []
     for page in (page for section in settings.nav for page in section.pages):
         if (found := gone.get(article_url(page.slug))) is not None:
             message = f"nav lists {found.what}; {including(found.flags, 1)}"

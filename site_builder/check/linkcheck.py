@@ -51,16 +51,23 @@ def check_scanned(
         for _line, tag, url in page.links:
             if url.startswith(EXTERNAL):
                 continue  # the article validation already judged its scheme
-            # A root-relative URL means the same on every page; a fragment only on its own.
-            known = (
-                (path, url) if url.startswith("#") else ("", url) if url.startswith("/") else (folder, url)
-            )
+            known = _verdict_key(path, folder, url)
             if known not in verdicts:
                 verdicts[known] = _broken(path, url, files, scanned, base_path)
             broken = verdicts[known]
             if broken:
                 found(path, "page-link", tag, url, broken)
     return list(problems)
+
+
+def _verdict_key(path: str, folder: str, url: str) -> tuple[str, str]:
+    """The pages that share a link's verdict: a root-relative URL means the same on every
+    page, a fragment only on its own, any other relative URL on every page of its folder."""
+    if url.startswith("#"):
+        return path, url
+    if url.startswith("/"):
+        return "", url
+    return folder, url
 
 
 def in_output(output_name: str, scanned: Mapping[str, Scan]) -> Locate:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 
 from site_builder.authoring.body import body_html, body_text
 from site_builder.authoring.escaping import forbidden_character
-from site_builder.authoring.model import Block, CallSite, Flaw, Revision
+from site_builder.authoring.model import Block, CallSite, Flaw, Revision, Source
 from site_builder.language.english import count, limit
 from site_builder.language.labels import has_labels
 from site_builder.language.tables import language_message
@@ -37,9 +37,24 @@ def revision_findings(settings: Settings, rev: Revision) -> Iterator[Finding]:
     yield from _sources(settings, rev)
 
 
+_Text = tuple[CallSite | str, str, str]
+"""(where: a call site or the revision's field, name in a message, value) of one text."""
+
+
 def _xml_characters(rev: Revision) -> Iterator[Finding]:
     """Text that would make the feed or the sitemap ill-formed, named by field, at its line."""
-    fields: list[tuple[CallSite | str, str, str]] = [
+    for where, name, value in [*_field_texts(rev), *_body_texts(rev)]:
+        if (found := forbidden_character(value)) is not None:
+            yield (
+                rev.at(where) if isinstance(where, str) else where,
+                "xml-character",
+                f"{name} contains {found}",
+            )
+
+
+def _field_texts(rev: Revision) -> list[_Text]:
+    """The texts of a revision's fields, its categories and its sources."""
+    fields: list[_Text] = [
         (name, name, value)
         for name, value in (
             ("slug", rev.slug),
@@ -58,19 +73,17 @@ def _xml_characters(rev: Revision) -> Iterator[Finding]:
         for n, src in enumerate(rev.sources, 1)
         for name in ("title", "url", "note")
     ]
-    fields += [
+    return fields
+
+
+def _body_texts(rev: Revision) -> list[_Text]:
+    """The text of each body item, but of those whose helper already named the faulty
+    argument: it has said it better."""
+    return [
         (block.site if isinstance(block, Block) else "body", f"body item {n}", str(block))
         for n, block in enumerate(rev.body, 1)
-        # A helper that already named the faulty argument has said it better.
         if not (isinstance(block, Block) and any(f.rule == "xml-character" for f in block.flaws))
     ]
-    for where, name, value in fields:
-        if (found := forbidden_character(value)) is not None:
-            yield (
-                rev.at(where) if isinstance(where, str) else where,
-                "xml-character",
-                f"{name} contains {found}",
-            )
 
 
 def _flaws(flaws: tuple[Flaw, ...]) -> Iterator[Finding]:
@@ -81,13 +94,28 @@ def _flaws(flaws: tuple[Flaw, ...]) -> Iterator[Finding]:
 def _metadata(rev: Revision) -> Iterator[Finding]:
     at = rev.at
     flawed = {f.field for f in rev.flaws}
+    yield from _required(rev, flawed)
+    if rev.slug.strip() and not SLUG.fullmatch(rev.slug):
+        yield at("slug"), "slug", f"slug {rev.slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'"
+    yield from _category_names(rev, flawed)
+    if rev.published.strip() and not _is_date(rev.published):
+        yield at("published"), "published", f"published {rev.published!r} is not an ISO date like 2020-06-18"
+    if rev.lang is not None and not LANGUAGE_TAG.fullmatch(rev.lang):
+        yield at("lang"), "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"
+
+
+def _required(rev: Revision, flawed: Set[str]) -> Iterator[Finding]:
+    """Each empty field of those a page needs, unless its helper already said what is wrong."""
     # An empty slug or date would pass every other rule and break only the pages built from it.
     named = (("slug", rev.slug), ("title", rev.title), ("excerpt", rev.excerpt), ("published", rev.published))
     for name, value in named:
         if not value.strip() and name not in flawed:
-            yield at(name), "required", f"{name} must not be empty"
-    if rev.slug.strip() and not SLUG.fullmatch(rev.slug):
-        yield at("slug"), "slug", f"slug {rev.slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'"
+            yield rev.at(name), "required", f"{name} must not be empty"
+
+
+def _category_names(rev: Revision, flawed: Set[str]) -> Iterator[Finding]:
+    """No category, an empty one, or one whose URL name is too long for a file name."""
+    at = rev.at
     if not rev.categories and "categories" not in flawed:
         yield at("categories"), "categories", "at least one category is required"
     for number, category in enumerate(rev.categories, 1):
@@ -100,10 +128,6 @@ def _metadata(rev: Revision) -> Iterator[Finding]:
                 "categories",
                 f"category {number} makes a URL name of {size:,} bytes; {limit}",
             )
-    if rev.published.strip() and not _is_date(rev.published):
-        yield at("published"), "published", f"published {rev.published!r} is not an ISO date like 2020-06-18"
-    if rev.lang is not None and not LANGUAGE_TAG.fullmatch(rev.lang):
-        yield at("lang"), "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"
 
 
 def _revised(rev: Revision) -> Iterator[Finding]:
@@ -158,11 +182,16 @@ def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
         yield rev.at("sources"), "sources-count", f"{cites}; {limit('at least', need, 'required')}"
     seen: set[str] = set()
     for number, source in enumerate(rev.sources, 1):
-        for name in ("title", "url", "note"):
-            value = getattr(source, name)
-            if not isinstance(value, str) or not value.strip():
-                yield source.site, "source-field", f"source {number} needs a non-empty {name}"
+        yield from _source_fields(number, source)
         if isinstance(source.url, str) and source.url.strip():
             if source.url in seen:
                 yield source.site, "source-duplicate", f"source {number} repeats the URL {source.url!r}"
             seen.add(source.url)
+
+
+def _source_fields(number: int, source: Source) -> Iterator[Finding]:
+    """Each field of source ``number`` that is empty or not text."""
+    for name in ("title", "url", "note"):
+        value = getattr(source, name)
+        if not isinstance(value, str) or not value.strip():
+            yield source.site, "source-field", f"source {number} needs a non-empty {name}"

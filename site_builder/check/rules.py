@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from markupsafe import Markup
@@ -74,78 +74,133 @@ class Refs:
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
     """The problems one batch has on its own, and what the site-wide rules need of it."""
     problems: list[Problem] = []
-    slugs: list[tuple[str, CallSite]] = []
-    categories: list[str] = []
-    links: list[tuple[CallSite, str, str, str]] = []
-    uses: list[tuple[CallSite, str, str]] = []
-    claims: list[Claim] = []
-    fragments: list[FragmentLink] = []
-    ids: list[tuple[str, tuple[str, ...]]] = []
-    spellings: list[Spelling] = []
-    images: list[tuple[CallSite, str, str]] = []
+    each: list[Refs] = []
     for rev in batch.revisions:
-        subject = rev.slug or "revision"
-        spellings += [(c, rev.site, subject) for c in rev.categories if c.strip()]
-        images += ((where, subject, url) for where, url in shown_images(rev))
-        for where, rule, message in revision_findings(settings, rev):
-            problems.append(_problem(root, where, subject, rule, message))
-        slugs.append((rev.slug, rev.at("slug")))
-        categories += rev.categories
-        label = settings.sources_label(rev.lang or settings.language)
-        shown = [fixture_id(b.verified.fixture) for b in rev.body if isinstance(b, Block) and b.verified]
-        ids.append((article_url(rev.slug), content_ids(content_html(rev, label), shown)))
-        for where, url in _urls(rev):
-            checked = check_url(url)
-            if checked.error:
-                problems.append(_problem(root, where, subject, "url", checked.error))
-                continue
-            if checked.local_path is not None:
-                links.append((where, subject, url, checked.local_path))
-            if "#" in url and (link := fragment_link(where, subject, url, rev.slug)) is not None:
-                fragments.append(link)
-        for block in rev.body:
-            if isinstance(block, Block) and block.verified:
-                fid = fixture_id(block.verified.fixture)
-                uses.append((block.site, subject, fid))
-                expected = as_json(block.verified.expected)
-                claims.append(Claim(block.site, rev.slug, fid, expected, sound=not block.flaws))
+        found, refs = _revision_refs(root, settings, rev)
+        problems += found
+        each.append(refs)
     fixtures = {fixture_id(fx): fx for fx in batch.fixtures}
     for fid, fx in fixtures.items():
         problems += [_problem(root, f.site, f"fixture {fid}", f.rule, f.message) for f in fx.flaws]
-    defined = tuple((fid, fx.site) for fid, fx in fixtures.items())
-    timings = tuple(Timing(rev.draft, rev.date, rev.categories) for rev in batch.revisions)
+    return problems, _joined(each, tuple((fid, fx.site) for fid, fx in fixtures.items()))
+
+
+def _joined(each: Sequence[Refs], fixtures: tuple[tuple[str, CallSite], ...]) -> Refs:
+    """One batch's refs: every field its revisions' in list order, and the fixtures it defines."""
+    joined = {f.name: tuple(item for refs in each for item in getattr(refs, f.name)) for f in fields(Refs)}
+    return Refs(**{**joined, "fixtures": fixtures})
+
+
+def _revision_refs(root: Path, settings: Settings, rev: Revision) -> tuple[list[Problem], Refs]:
+    """The problems of one revision on its own, and what it says about the rest of the site."""
+    subject = rev.slug or "revision"
+    problems = [
+        _problem(root, where, subject, rule, message)
+        for where, rule, message in revision_findings(settings, rev)
+    ]
+    url_problems, links, fragments = _url_refs(root, rev, subject)
+    uses, claims = _verified_outputs(rev, subject)
     refs = Refs(
-        tuple(slugs),
-        tuple(categories),
-        tuple(links),
-        tuple(uses),
-        tuple(claims),
-        defined,
-        timings=timings,
-        fragments=tuple(fragments),
-        ids=tuple(ids),
-        spellings=tuple(spellings),
-        images=tuple(images),
-        steps=tuple(Step.of(rev) for rev in batch.revisions),
+        slugs=((rev.slug, rev.at("slug")),),
+        categories=rev.categories,
+        links=links,
+        uses=uses,
+        claims=claims,
+        fixtures=(),
+        timings=(Timing(rev.draft, rev.date, rev.categories),),
+        fragments=fragments,
+        ids=(_article_ids(settings, rev),),
+        spellings=tuple((c, rev.site, subject) for c in rev.categories if c.strip()),
+        images=tuple((where, subject, url) for where, url in shown_images(rev)),
+        steps=(Step.of(rev),),
     )
-    return problems, refs
+    return problems + url_problems, refs
+
+
+def _url_refs(
+    root: Path, rev: Revision, subject: str
+) -> tuple[list[Problem], tuple[tuple[CallSite, str, str, str], ...], tuple[FragmentLink, ...]]:
+    """A revision's URLs that the policy refuses, its links into the site, and its links to a
+    ``#fragment`` of one of the site's pages."""
+    problems: list[Problem] = []
+    links: list[tuple[CallSite, str, str, str]] = []
+    fragments: list[FragmentLink] = []
+    for where, url in _urls(rev):
+        checked = check_url(url)
+        if checked.error:
+            problems.append(_problem(root, where, subject, "url", checked.error))
+            continue
+        if checked.local_path is not None:
+            links.append((where, subject, url, checked.local_path))
+        if "#" in url and (link := fragment_link(where, subject, url, rev.slug)) is not None:
+            fragments.append(link)
+    return problems, tuple(links), tuple(fragments)
+
+
+def _verified_outputs(
+    rev: Revision, subject: str
+) -> tuple[tuple[tuple[CallSite, str, str], ...], tuple[Claim, ...]]:
+    """Each ``verified_output`` block of a revision as a use of its fixture and as a claim."""
+    uses: list[tuple[CallSite, str, str]] = []
+    claims: list[Claim] = []
+    for block in rev.body:
+        if isinstance(block, Block) and block.verified:
+            fid = fixture_id(block.verified.fixture)
+            uses.append((block.site, subject, fid))
+            expected = as_json(block.verified.expected)
+            claims.append(Claim(block.site, rev.slug, fid, expected, sound=not block.flaws))
+    return tuple(uses), tuple(claims)
+
+
+def _article_ids(settings: Settings, rev: Revision) -> tuple[str, tuple[str, ...]]:
+    """The article page a revision is shown on, and the ids its content gives that page."""
+    label = settings.sources_label(rev.lang or settings.language)
+    shown = [fixture_id(b.verified.fixture) for b in rev.body if isinstance(b, Block) and b.verified]
+    return article_url(rev.slug), content_ids(content_html(rev, label), shown)
 
 
 def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list[Problem]:
     """The rules that need every batch: unique slugs, links to pages and to ``#fragment``s,
     fixtures that exist, and the literal links of the site's own templates."""
-    problems = []
     steps = [step for part in parts for step in part.steps]
+    pages = _site_pages(parts, steps)
+    problems = _reference_problems(root, settings, parts, pages)
+    problems.extend(nav_problems(settings, _first_slugs(parts)))
+    problems.extend(_history_problems(root, settings, steps))
+    problems.extend(spelling_problems(root, (use for part in parts for use in part.spellings)))
+    problems.extend(image_problems(root, settings, (image for part in parts for image in part.images)))
+    links = [link for part in parts for link in part.fragments]
+    return problems + page_problems(root, settings, links, _page_ids(parts, steps), pages)
+
+
+def _site_pages(parts: Sequence[Refs], steps: Sequence[Step]) -> frozenset[str]:
+    """The URL of every page the site has: articles, categories, and each revised article's
+    revision and diff pages."""
     pages = page_urls((s for p in parts for s, _ in p.slugs), _listed_categories(parts))
     pages |= {url for slug, n in Counter(s.slug for s in steps).items() for url in history_urls(slug, n)}
-    known = {fid for part in parts for fid, _ in part.fixtures}
-    assets = root / settings.assets_dir
+    return pages
+
+
+def _first_slugs(parts: Sequence[Refs]) -> dict[str, CallSite]:
+    """Each slug, at the first revision that gives it."""
     first_slug: dict[str, CallSite] = {}
-    resolved: dict[str, bool] = {}
     for part in parts:
         for slug, at in part.slugs:
             if slug:
                 first_slug.setdefault(slug, at)
+    return first_slug
+
+
+def _reference_problems(
+    root: Path, settings: Settings, parts: Sequence[Refs], pages: frozenset[str]
+) -> list[Problem]:
+    """Batch by batch, each link to neither a file of the assets nor a page of the site, and
+    each ``verified_output`` of a fixture that no batch defines."""
+    known = {fid for part in parts for fid, _ in part.fixtures}
+    assets = root / settings.assets_dir
+    resolved: dict[str, bool] = {}
+    problems = []
+    for part in parts:
         for at, subject, url, path in part.links:
             if path not in resolved:  # many revisions link the same pages and files
                 resolved[path] = resolves(path, pages, assets)
@@ -156,12 +211,7 @@ def site_problems(root: Path, settings: Settings, parts: Sequence[Refs]) -> list
             if fid not in known:
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"
                 problems.append(_problem(root, at, subject, "verified-fixture", message))
-    problems.extend(nav_problems(settings, first_slug))
-    problems.extend(_history_problems(root, settings, steps))
-    problems.extend(spelling_problems(root, (use for part in parts for use in part.spellings)))
-    problems.extend(image_problems(root, settings, (image for part in parts for image in part.images)))
-    links = [link for part in parts for link in part.fragments]
-    return problems + page_problems(root, settings, links, _page_ids(parts, steps), pages)
+    return problems
 
 
 def _history_problems(root: Path, settings: Settings, steps: Sequence[Step]) -> list[Problem]:
@@ -228,15 +278,20 @@ def _problem(root: Path, where: CallSite, subject: str, rule: str, message: str)
 def _urls(rev: Revision) -> Iterator[tuple[CallSite, str]]:
     if rev.cover is not None:
         yield rev.at("cover"), rev.cover
+    yield from _body_urls(rev)
+    for source in rev.sources:
+        if isinstance(source.url, str) and source.url.strip():
+            yield source.site, source.url
+    yield from ((rev.at("changes"), url) for url in rev.changes_urls)
+
+
+def _body_urls(rev: Revision) -> Iterator[tuple[CallSite, str]]:
+    """The URLs of a revision's body: each helper's block knows its own, raw HTML is searched."""
     for block in rev.body:
         if isinstance(block, Block):
             yield from ((block.site, url) for url in block.urls)
         elif isinstance(block, Markup):
             yield from ((rev.at("body"), url) for url in urls_in_html(block))
-    for source in rev.sources:
-        if isinstance(source.url, str) and source.url.strip():
-            yield source.site, source.url
-    yield from ((rev.at("changes"), url) for url in rev.changes_urls)
 
 
 def _listed_categories(parts: Sequence[Refs]) -> set[str]:

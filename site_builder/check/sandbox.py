@@ -58,20 +58,28 @@ class Guards:
             raise PermissionError(f"site_builder fixture guard: {problem}")
 
     def _judge(self, event: str, args: tuple[object, ...]) -> str | None:
+        # Each event is of one kind (the sets are disjoint): its kind says how to judge it.
         if event in _NETWORK_EVENTS:
-            address = args[1] if len(args) > 1 else None
-            if not isinstance(address, str | bytes):  # AF_UNIX paths are local
-                return f"tried to open a network connection to {address!r} (refused: fixtures run offline)"
+            return _connection_message(args)
         if event in _LOOKUP_EVENTS:
             return _lookup_message(args)
         if event == "open" and _writes(args):
             return self._outside(args[0], "write to")
-        for index, fd_index in _PATH_EVENTS.get(event, ()):
+        if event in _PATH_EVENTS:
+            return self._changed_path(_PATH_EVENTS[event], args)
+        if event == "sqlite3.connect" and args and str(args[0]) != ":memory:":
+            return self._outside(args[0], "open a database at")
+        return None
+
+    def _changed_path(
+        self, places: tuple[tuple[int, int | None], ...], args: tuple[object, ...]
+    ) -> str | None:
+        """The first path outside the temporary directory among the arguments at ``places``
+        (path, its dir_fd or None) of an event that changes the file system."""
+        for index, fd_index in places:
             dir_fd = args[fd_index] if fd_index is not None and fd_index < len(args) else None
             if index < len(args) and (problem := self._outside(args[index], "change", dir_fd)):
                 return problem
-        if event == "sqlite3.connect" and args and str(args[0]) != ":memory:":
-            return self._outside(args[0], "open a database at")
         return None
 
     def _outside(self, path: object, verb: str, dir_fd: object = None) -> str | None:
@@ -87,6 +95,14 @@ class Guards:
         if resolved.is_relative_to(self._temp):
             return None
         return f"tried to {verb} {text!r}, outside its temporary directory (tempfile.gettempdir())"
+
+
+def _connection_message(args: tuple[object, ...]) -> str | None:
+    """A connection to a network address; None for a local (AF_UNIX) path."""
+    address = args[1] if len(args) > 1 else None
+    if isinstance(address, str | bytes):  # AF_UNIX paths are local
+        return None
+    return f"tried to open a network connection to {address!r} (refused: fixtures run offline)"
 
 
 def _lookup_message(args: tuple[object, ...]) -> str:

@@ -211,9 +211,15 @@ def _fits(candidate: Tag, rule: str, tag: str, url: str, base_path: str) -> int 
         score += len(literal.replace(_SITE_PATH, ""))
         if stand_in is not None:
             pattern += ".*"
-            score += sum(len(hint) for hint in (stand_in.group(1) or "").split(_HINT) if hint and hint in url)
+            score += _hints_in(stand_in.group(1), url)
             done = stand_in.end()
     return score if re.fullmatch(pattern, url, re.DOTALL) else None
+
+
+def _hints_in(hints: str | None, url: str) -> int:
+    """The characters of a stand-in's hints (the string literals of the expression it
+    replaced) that the URL holds."""
+    return sum(len(hint) for hint in (hints or "").split(_HINT) if hint and hint in url)
 
 
 def _may_fault(candidate: Tag, rule: str) -> bool:

@@ -8,7 +8,7 @@ words; a table for any other language adds it, so it must give every label.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 
 from site_builder.errors import Problem, did_you_mean
 from site_builder.language.english import count
@@ -65,6 +65,11 @@ def check_table(lang: str, table: object, complete: Collection[str] = BUILT_IN) 
         return
     for key, value in table.items():
         yield from _entry(lang, str(key), value)
+    yield from _missing(lang, table, complete)
+
+
+def _missing(lang: str, table: Mapping[object, object], complete: Collection[str]) -> Iterator[Finding]:
+    """The labels a table lacks, unless it only changes some of a ``complete`` language's."""
     missing = [name for name in NAMES if name not in table and name not in HISTORY]
     partial = lang.lower() in BUILT_IN or (base(lang) != lang.lower() and base(lang) in complete)
     if missing and not partial:
@@ -85,23 +90,30 @@ def _entry(lang: str, key: str, value: object) -> Iterator[Finding]:
 def _count_entry(lang: str, key: str, value: object) -> Iterator[Finding]:
     """A label with a number: a text for each plural category of the language, no other."""
     needed = categories(lang)
-    name, uses = f"labels.{lang}.{key}", f"{lang} uses {', '.join(needed)} (CLDR)"
-    messages = []
+    name = f"labels.{lang}.{key}"
     if not isinstance(value, dict):
         example = ", ".join(f'{form} = "…"' for form in needed)
-        messages.append(
+        message = (
             f"{name} holds a number: give a text for each plural form of {lang} "
             f"({', '.join(needed)}), as {key} = {{ {example} }}"
         )
-    else:
-        if missing := [form for form in needed if form not in value]:
-            messages.append(f"{name} lacks the plural {_forms(missing)} {', '.join(missing)}; {uses}")
-        if extra := [str(form) for form in value if form not in needed]:
-            forms = f"{_forms(extra)} {', '.join(extra)}"
-            messages.append(f"{name} has the plural {forms}, which {lang} does not use; {uses}")
-        if not all(isinstance(text, str) and text.strip() for text in value.values()):
-            messages.append(f"{name} must map each plural form to a non-empty string")
-    yield from ((lang, key, message) for message in messages)
+        yield lang, key, message
+        return
+    yield from ((lang, key, message) for message in _plural_forms(name, lang, needed, value))
+    if not all(isinstance(text, str) and text.strip() for text in value.values()):
+        yield lang, key, f"{name} must map each plural form to a non-empty string"
+
+
+def _plural_forms(
+    name: str, lang: str, needed: Sequence[str], value: Mapping[object, object]
+) -> Iterator[str]:
+    """The plural forms a label's table lacks, then those the language does not use."""
+    uses = f"{lang} uses {', '.join(needed)} (CLDR)"
+    if missing := [form for form in needed if form not in value]:
+        yield f"{name} lacks the plural {_forms(missing)} {', '.join(missing)}; {uses}"
+    if extra := [str(form) for form in value if form not in needed]:
+        forms = f"{_forms(extra)} {', '.join(extra)}"
+        yield f"{name} has the plural {forms}, which {lang} does not use; {uses}"
 
 
 def _forms(names: list[str]) -> str:
@@ -115,20 +127,27 @@ def _line(lines: list[str], lang: str, key: str, fallback: int) -> int:
     ``[tool.site_builder.labels]``."""
     first, table = 0, None  # table: where in `labels` the lines are ("", "de", "de.minutes")
     for number, text in enumerate(lines, 1):
-        if header := _HEADER.match(text):
-            table = path = _dotted(header.group("rest") or "")
-        elif text.lstrip().startswith("["):
-            table = None
-            continue
-        elif table is not None and (assigned := _KEY.match(text)):
-            path = ".".join(part for part in (table, _dotted(assigned.group(1))) if part)
-        else:
+        table, path = _read(text, table)
+        if path is None:
             continue
         parts = path.split(".")
         if parts[0] == lang and key and parts[1:2] == [key]:
             return number
         first = first or (number if parts[0] == lang else 0)
     return first or fallback
+
+
+def _read(text: str, table: str | None) -> tuple[str | None, str | None]:
+    """What one line does, read in ``table`` (None: outside ``labels``): the table the next
+    lines are in, and the path in ``labels`` of what the line gives (None: nothing there)."""
+    if header := _HEADER.match(text):
+        path = _dotted(header.group("rest") or "")
+        return path, path
+    if text.lstrip().startswith("["):
+        return None, None
+    if table is not None and (assigned := _KEY.match(text)):
+        return table, ".".join(part for part in (table, _dotted(assigned.group(1))) if part)
+    return table, None
 
 
 def _dotted(name: str) -> str:

@@ -99,15 +99,29 @@ def _size_of(path: Path, _mtime_ns: int, _size: int, _inode: int) -> Size | str:
 
 
 def _svg_size(path: Path) -> Size | str:
+    root = _first_element(path)
+    if isinstance(root, str):
+        return root
+    if root.tag not in ("svg", "{http://www.w3.org/2000/svg}svg"):
+        return "is not an SVG file: its first element is not <svg>"
+    return _svg_pixels(root)
+
+
+def _first_element(path: Path) -> ElementTree.Element | str:
+    """The first element of an XML file, or why it has none."""
     # Only the first element is read; the file is ours to close (iterparse leaves a path it
     # opened open until the iterator is collected).
+    root: ElementTree.Element
     with path.open("rb") as file:
         try:
             _, root = next(ElementTree.iterparse(file, events=("start",)))
         except (ElementTree.ParseError, StopIteration) as exc:
             return f"is not a well-formed SVG file: {exc}"
-    if root.tag not in ("svg", "{http://www.w3.org/2000/svg}svg"):
-        return "is not an SVG file: its first element is not <svg>"
+    return root
+
+
+def _svg_pixels(root: ElementTree.Element) -> Size | str:
+    """The size an ``<svg>`` element is shown at, from its width, height and viewBox."""
     width, height = _length(root.get("width")), _length(root.get("height"))
     box = _view_box(root.get("viewBox"))
     if width and height:

@@ -151,11 +151,16 @@ def _last_space(
     """The space that ends a change, to show after its marks, not in them: when each side ends
     with a space, or has one beside the place where the other side's words were added."""
     cut_old, cut_new = _is_space(old, i2 - 1, i1), _is_space(new, j2 - 1, j1)
-    fits_old = cut_old or (i1 == i2 and (_is_space(old, i1 - 1) or _is_space(old, i1)))
-    fits_new = cut_new or (j1 == j2 and (_is_space(new, j1 - 1) or _is_space(new, j1)))
+    fits_old, fits_new = _space_fits(old, i1, i2, cut_old), _space_fits(new, j1, j2, cut_new)
     if not (fits_old and fits_new and (cut_old or cut_new)):
         return i2, j2, ""
     return i2 - cut_old, j2 - cut_new, _html([new[j2 - 1] if cut_new else old[i2 - 1]])
+
+
+def _space_fits(atoms: Sequence[Atom], start: int, end: int, cut: bool) -> bool:
+    """Whether one side of a change fits a space shown after it: it ends with one (``cut``), or
+    it adds nothing and a space is beside the place where the other side's words were."""
+    return cut or (start == end and (_is_space(atoms, start - 1) or _is_space(atoms, start)))
 
 
 def _is_space(atoms: Sequence[Atom], at: int, low: int = 0) -> bool:
@@ -196,14 +201,22 @@ def _diff_code(old: str, new: str, place: _Place, out: _Out) -> None:
 
 
 def _unpaired(old: Sequence[Atom], new: Sequence[Atom], place: _Place, out: _Out) -> None:
-    if not place.pre and _blank(old) and _blank(new) and ((old and new) or place.top or not place.wrap):
-        out.keep(_html(new))  # one space for another, or spaces between blocks: nothing to see
+    if _nothing_to_see(old, new, place):
+        out.keep(_html(new))
         return
     if place.top:
         out.blocks += sum(_block_count(side) for side in (old, new))
     spaces_between_blocks = not place.pre and _has_block([*old, *new])
     _marked(old, "del", place, out, spaces_between_blocks)
     _marked(new, "ins", place, out, spaces_between_blocks)
+
+
+def _nothing_to_see(old: Sequence[Atom], new: Sequence[Atom], place: _Place) -> bool:
+    """Whether a change is only of spaces that show alike: one space for another, or spaces
+    between blocks (at the top, or where changes are not wrapped)."""
+    if place.pre or not (_blank(old) and _blank(new)):
+        return False
+    return bool(old and new) or place.top or not place.wrap
 
 
 def _block_count(atoms: Sequence[Atom]) -> int:

@@ -52,18 +52,26 @@ def _pairs(old: Sequence[Atom], new: Sequence[Atom], floor: float) -> list[tuple
     for j, b in enumerate(new):
         if not isinstance(b, Node) or b.name in VOID:
             continue
-        matcher.set_seq2(b.words)
-        best, found = floor, None
-        for k in range(first, min(first + _WINDOW, len(olds))):
-            a = olds[k][1]
-            if a.start == b.start:
-                score = _similarity(matcher, a, best)
-                score = max(score, _kept_lines(a, b)) if b.name == "pre" else score
-                best, found = (score, k) if score > best else (best, found)
+        found = _most_similar(matcher, [a for _, a in olds[first : first + _WINDOW]], b, floor)
         if found is not None:
-            pairs.append((olds[found][0], j))
-            first = found + 1
+            pairs.append((olds[first + found][0], j))
+            first += found + 1
     return pairs
+
+
+def _most_similar(
+    matcher: SequenceMatcher[str], candidates: Sequence[Node], b: Node, floor: float
+) -> int | None:
+    """The index of the candidate with ``b``'s start tag most similar to ``b``, above ``floor``;
+    None when none is."""
+    matcher.set_seq2(b.words)
+    best, found = floor, None
+    for k, a in enumerate(candidates):
+        if a.start == b.start:
+            score = _similarity(matcher, a, best)
+            score = max(score, _kept_lines(a, b)) if b.name == "pre" else score
+            best, found = (score, k) if score > best else (best, found)
+    return found
 
 
 def _similarity(matcher: SequenceMatcher[str], a: Node, best: float) -> float:
