@@ -11,9 +11,10 @@ from pathlib import Path
 import jinja2
 
 from site_builder.authoring.model import Fixture, Revision
+from site_builder.check.batch_rules import batch_problems
 from site_builder.check.linkcheck import check_scanned, in_output
 from site_builder.check.load import batch_paths, load_batch, missing_articles
-from site_builder.check.rules import batch_problems, site_problems
+from site_builder.check.site_rules import site_problems
 from site_builder.errors import Problem
 from site_builder.model.batches import Batch, fixture_id, relative_to_root
 from site_builder.model.page_scan import scan_page

@@ -11,7 +11,8 @@ import pytest
 from conftest import HEADER, MakeSite, RunCli
 from test_category_spelling import FIRST, NEAR, WARNING_ONLY, batch, line_of
 
-from site_builder.check.rules import Refs, site_problems
+from site_builder.check.batch_rules import Refs
+from site_builder.check.site_rules import site_problems
 from site_builder.errors import Problem
 from site_builder.pipeline import site_check
 from site_builder.settings.project import Settings

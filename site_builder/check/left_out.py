@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.check.rules import Refs
+from site_builder.check.batch_rules import Refs
 from site_builder.errors import Problem
 from site_builder.model.batches import relative_to_root
 from site_builder.model.layout import article_url, category_path, history_urls

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.authoring.model import Fixture, Revision
+from site_builder.authoring.model import CallSite, Fixture, Revision
+from site_builder.errors import Problem
 
 MODULE_PREFIX = "_site_builder_batch_"
 """The prefix of a batch module's name in ``sys.modules``: never a name an article imports."""
@@ -61,3 +62,10 @@ def shown(root: Path, path: str | Path) -> str:
     if resolved.is_relative_to(PACKAGE_FOLDER):
         return f"{PACKAGE_SHOWN}/{resolved.relative_to(PACKAGE_FOLDER).as_posix()}"
     return relative_to_root(root, resolved)
+
+
+def problem_at(root: Path, where: CallSite, subject: str, rule: str, message: str) -> Problem:
+    """A problem at an author's line (``where``), its file named as problems name files."""
+    return Problem(
+        path=relative_to_root(root, where.path), line=where.line, subject=subject, rule=rule, message=message
+    )

@@ -13,11 +13,12 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from site_builder.check.batch_rules import Refs
 from site_builder.check.claims import drift_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.check.left_out import left_out_problems
 from site_builder.check.load import missing_articles
-from site_builder.check.rules import Refs, site_problems
+from site_builder.check.site_rules import site_problems
 from site_builder.errors import Problem
 from site_builder.model.batches import fixture_batch
 from site_builder.model.schedule import Omitted, Schedule, Timing, including
@@ -33,7 +34,7 @@ from site_builder.settings.project import Project
 class Rules:
     """The findings of the rules that need every batch (the site's rules and its links to
     what the schedule leaves out), as the cache keeps them: an edit that leaves every
-    batch's :class:`~site_builder.check.rules.Refs` as they were (a sentence changed within
+    batch's :class:`~site_builder.check.batch_rules.Refs` as they were (a sentence changed within
     a line) finds them again without running those rules (0.23 s of CPU at 10,000 articles, 0.06 s
     with them kept)."""
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import jinja2
 
+from site_builder.check.batch_rules import Refs, batch_problems
 from site_builder.check.claims import drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
-from site_builder.check.rules import Refs, batch_problems
 from site_builder.errors import Problem, SiteBuilderError
 from site_builder.model.batches import Batch
 from site_builder.model.images import Assets
