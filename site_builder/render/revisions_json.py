@@ -45,7 +45,7 @@ def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, ob
         "fixtures": list(dict.fromkeys(fixtures)),
         "draft": rev.draft,
         # Where it stands in its article's history: set here for a first revision; a later
-        # one's numbers need every batch, and the kernel sets them (see ``numbered``).
+        # one's numbers need every batch, and the main process sets them (see ``numbered``).
         "revision": None if rev.later else 1,
         "revises": None,
         "changes": rev.changes_html if rev.later else None,

@@ -158,8 +158,8 @@ class Reuse:
 
     def superseded(self) -> frozenset[str]:
         """The slugs the last build found revised by a later revision: a worker does not render
-        their first revision's page, which the kernel renders with the article's history (a
-        hint only: whatever a worker leaves, the kernel renders)."""
+        their first revision's page, which the main process renders with the article's history (a
+        hint only: whatever a worker leaves, the main process renders)."""
         found = self.store.get("outputs", self._record + ".superseded")
         return found if isinstance(found, frozenset) else frozenset()
 

@@ -1,10 +1,10 @@
-"""Articles with more than one revision, seen from the kernel once every batch is in.
+"""Articles with more than one revision, seen from the main process once every batch is in.
 
 A batch renders its revisions' pages on its own, but an article's history spans
 batches: which revision is the latest, the number of each, the diff pages. So a
 worker renders only the pages of first revisions (and not even those of an article
 the last build found revised: :attr:`Summary.deferred`), and here, with every batch's
-summary at hand, the kernel numbers the revisions of each article with a history,
+summary at hand, the main process numbers the revisions of each article with a history,
 renders all of its pages (:mod:`site_builder.render.history_pages`), and gives the
 lists, the feed, the sitemap and ``revisions.json`` one entry per article (the
 latest, with the first's ``published`` and the latest's date) or every revision
@@ -123,7 +123,7 @@ class Histories:
         )
 
     def owners(self) -> Iterator[tuple[str, str]]:
-        """Each page the kernel renders at an article's URL, and the batch whose search shard
+        """Each page the main process renders at an article's URL, and the batch whose search shard
         holds it: the batch of the article's first revision."""
         for places in self.articles.values():
             s, i = places[0]

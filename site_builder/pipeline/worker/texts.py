@@ -4,7 +4,7 @@ Its elements of ``revisions.json``, its Atom entries (10,000 revisions hold some
 300 MB of them), the link-check scans of its pages and the part of its summary only
 a site-wide check reads (:class:`~site_builder.pipeline.worker.batch.Body`) are written once
 by the worker that rendered the batch; the site-wide files are joined from them by
-the kernel, and the scans and the body are read back only when a step asks for them.
+the main process, and the scans and the body are read back only when a step asks for them.
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ class Job:
     schedule: Schedule | None = None
     """What is published (drafts, scheduled revisions); None: every revision, unmarked (``verify``)."""
     superseded: frozenset[str] = frozenset()
-    """Slugs whose first revision's page the kernel renders (:meth:`Reuse.superseded`)."""
+    """Slugs whose first revision's page the main process renders (:meth:`Reuse.superseded`)."""
     common: str = ""
     """What every batch's cache key shares (:attr:`Inputs.common`): the keys of the batches a
     batch imports are computed with it."""
