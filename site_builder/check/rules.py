@@ -35,7 +35,7 @@ from site_builder.settings.pyproject import PYPROJECT
 
 
 @quick_state
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Refs:
     """What one batch says about the rest of the site, checked once every batch is in.
 
@@ -107,19 +107,23 @@ def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[P
                 fid = fixture_id(block.verified.fixture)
                 uses.append((block.site, subject, fid))
                 expected = as_json(block.verified.expected)
-                claims.append(Claim(block.site, rev.slug, fid, expected, sound=not block.flaws))
+                claims.append(
+                    Claim(
+                        where=block.site, slug=rev.slug, fixture=fid, expected=expected, sound=not block.flaws
+                    )
+                )
     fixtures = {fixture_id(fx): fx for fx in batch.fixtures}
     for fid, fx in fixtures.items():
         problems += [_problem(root, f.site, f"fixture {fid}", f.rule, f.message) for f in fx.flaws]
     defined = tuple((fid, fx.site) for fid, fx in fixtures.items())
     timings = tuple(Timing(rev.draft, rev.date, rev.categories) for rev in batch.revisions)
     refs = Refs(
-        tuple(slugs),
-        tuple(categories),
-        tuple(links),
-        tuple(uses),
-        tuple(claims),
-        defined,
+        slugs=tuple(slugs),
+        categories=tuple(categories),
+        links=tuple(links),
+        uses=tuple(uses),
+        claims=tuple(claims),
+        fixtures=defined,
         timings=timings,
         fragments=tuple(fragments),
         ids=tuple(ids),

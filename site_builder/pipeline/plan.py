@@ -20,7 +20,7 @@ from site_builder.pipeline.staging.written import Written
 from site_builder.settings.project import Project
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Plan:
     """One build of a project into one output folder."""
 
@@ -59,7 +59,15 @@ def plan_build(
     inputs = hash_inputs(project, target, reuse.stamps() if reuse is not None else None)
     live = reuse.live() if reuse is not None else None
     unchanged = _unchanged(project, target, inputs, live, schedule)
-    return Plan(project, target, inputs, reuse, live, unchanged, schedule)
+    return Plan(
+        project=project,
+        target=target,
+        inputs=inputs,
+        reuse=reuse,
+        live=live,
+        unchanged=unchanged,
+        schedule=schedule,
+    )
 
 
 def _check_target(project: Project, target: Path) -> None:

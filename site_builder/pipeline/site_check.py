@@ -149,7 +149,7 @@ def check_site(
         sorted_problems = tuple(sorted(problems, key=Problem.sort_key))
         return Judged(project=project, batches={}, problems=sorted_problems, run=run, schedule=schedule)
     inputs = hash_inputs(project, project.output(), reuse.stamps() if reuse is not None else None)
-    job = Job(project, spool, run=run, schedule=schedule, common=inputs.common)
+    job = Job(project=project, spool=spool, run=run, schedule=schedule, common=inputs.common)
     batches = load_batches(job, inputs.keys, reuse, jobs).whole()  # read once ``spool`` is gone
     return judge(project, batches, run, schedule)
 

@@ -78,7 +78,7 @@ class Held:
 
 
 @quick_state
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Summary:
     """What a build needs of one batch once it has been loaded: small fields every build
     reads, and a :class:`Body` read from its texts file only when asked for."""
