@@ -11,9 +11,11 @@ links, index, swap the new site in whole and remember what it learned:
 6. render the rest (lists, sitemap, feed, ``revisions.json``) and stage it;
 7. check the links of every staged page (a fault there is a template's, reported at
    the template's line: :mod:`.staged_links`); the changed files can be shown now
-   (``serve`` does: :mod:`.preview`); 8. finish the search index (each shard was
+   (``serve`` does: ``_preview``); 8. finish the search index (each shard was
    started as soon as its last batch was staged, while step 1 still ran);
 9. swap the staging folder in (:mod:`.publish`); 10. remember, for the next build.
+
+Each step after 5 is a function of its own; ``_finish`` only orders them.
 """
 
 from __future__ import annotations
@@ -128,7 +130,7 @@ def build(
             omitted=done.omitted,
             warnings=done.warnings,
         )
-    stage = _open_stage(plan)
+    stage = plan.open_stage()
     reuse = plan.reuse
     spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
     try:
@@ -143,17 +145,6 @@ def build(
         if reuse is not None:
             with contextlib.suppress(OSError):
                 reuse.store.folder.rmdir()  # only when the build left nothing in it
-
-
-def _open_stage(plan: Plan) -> staging.Stage:
-    """The staging folder: the spare site when the cache keeps one, an empty folder otherwise."""
-    live = plan.live
-    spare = plan.reuse.spare() if plan.reuse is not None else None
-    held = plan.reuse.spare_record() if plan.reuse is not None else None
-    try:
-        return staging.Stage.open(plan.target, spare, live, held)
-    except OSError as exc:
-        raise SiteBuilderError(f"cannot write the site beside {plan.target}: {exc}") from exc
 
 
 def _build_into(
