@@ -751,7 +751,9 @@ def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same
     (out / "c").mkdir()
     (out / "c" / "link").symlink_to(out / "a" / "page.html")
     files, folders = listing(out)
-    contents = Written("site", files, {}, 0, 0, {}, folders=folders).contents()
+    contents = Written(
+        site="site", files=files, hashes={}, revisions=0, pages=0, bundles={}, folders=folders
+    ).contents()
 
     root = contents.entries(str(out), "")
     assert root is not None and root[0] == [] and sorted(root[1]) == ["a", "c"]

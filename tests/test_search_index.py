@@ -27,7 +27,14 @@ in a path as a Windows separator: our slugs never hold one)."""
 
 def open_indexing(staging: Path, names: list[str], jobs: int) -> Indexing:
     """An index of the staged site with nothing kept from earlier builds."""
-    indexing = Indexing(staging, None, staging.parent / "scratch", "en", lambda _key: None, jobs)
+    indexing = Indexing(
+        staging=staging,
+        kept=None,
+        scratch=staging.parent / "scratch",
+        language="en",
+        live_bundle=lambda _key: None,
+        jobs=jobs,
+    )
     indexing.start(names)
     return indexing
 

@@ -34,7 +34,7 @@ from site_builder.settings.project import Settings
 
 
 @quick_state
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Refs:
     """What one batch says about the rest of the site, checked once every batch is in.
 
@@ -146,7 +146,10 @@ def _verified_outputs(
             fid = fixture_id(block.verified.fixture)
             uses.append((block.site, subject, fid))
             expected = as_json(block.verified.expected)
-            claims.append(Claim(block.site, rev.slug, fid, expected, sound=not block.flaws))
+            claim = Claim(
+                where=block.site, slug=rev.slug, fixture=fid, expected=expected, sound=not block.flaws
+            )
+            claims.append(claim)
     return tuple(uses), tuple(claims)
 
 

@@ -134,7 +134,7 @@ def _frames_text(root: Path, frames: tuple[Frame, ...]) -> str:
 
 
 @quick_state
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Claim:
     """A ``verified_output`` block: what it prints, and the fixture that must return it."""
 

@@ -59,7 +59,7 @@ class Outcome:
     """Seconds the run took."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class _Worker:
     fid: str
     pid: int
@@ -180,7 +180,9 @@ def _start(fid: str, fx: Fixture) -> _Worker:
     with contextlib.suppress(OSError):
         os.setpgid(pid, pid)  # as the child does: its group exists before any kill
     os.set_blocking(reader, False)
-    return _Worker(fid, pid, reader, _ended(pid, reader), time.monotonic(), scratch)
+    return _Worker(
+        fid=fid, pid=pid, reader=reader, ended=_ended(pid, reader), started=time.monotonic(), scratch=scratch
+    )
 
 
 def _ended(pid: int, reader: int) -> int:

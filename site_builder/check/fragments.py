@@ -26,7 +26,7 @@ from site_builder.model.page_ids import HISTORY_IDS, RESERVED_IDS
 from site_builder.settings.project import Settings
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FragmentLink:
     """A link to a ``#fragment`` of a page of the site, as an author wrote it."""
 
@@ -57,7 +57,7 @@ def fragment_link(where: CallSite, subject: str, url: str, slug: str) -> Fragmen
         page = page.removesuffix("index.html")
     else:
         return None
-    return FragmentLink(where, subject, url, page, unquote(parts.fragment))
+    return FragmentLink(where=where, subject=subject, url=url, page=page, fragment=unquote(parts.fragment))
 
 
 def fragment_problems(

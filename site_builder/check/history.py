@@ -29,7 +29,7 @@ Where = Callable[[CallSite], str]
 
 
 @quick_state
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Step:
     """What the history rules need of one revision."""
 
@@ -61,7 +61,16 @@ class Step:
             else (slug, slug, slug, slug, slug)
         )
         later = rev.changes is not None
-        return cls(rev.slug, rev.published, rev.revised, later, digest, rev.site, fields, rev.lang)
+        return cls(
+            slug=rev.slug,
+            published=rev.published,
+            revised=rev.revised,
+            changes=later,
+            body=digest,
+            site=rev.site,
+            fields=fields,
+            lang=rev.lang,
+        )
 
     @property
     def later(self) -> bool:

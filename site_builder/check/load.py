@@ -12,7 +12,7 @@ import linecache
 import re
 import sys
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
@@ -44,43 +44,60 @@ def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
     def problem(line: int, rule: str, message: str) -> Problem:
         return Problem(path=relative, line=line, subject=f"batch {name}", rule=rule, message=message)
 
-    not_utf8 = _non_utf8(path)
-    if not_utf8:
-        return None, problem(
-            not_utf8[0], "import", f"cannot import: the file is not valid UTF-8 ({not_utf8[1]})"
-        )
-    try:
-        module, imports = _import(path, MODULE_PREFIX + name)
-    except SyntaxError as exc:
-        return None, problem(exc.lineno or 1, "import", f"cannot import: {_syntax_message(exc)}")
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - an author's module may raise anything
-        line = _line_in(exc, path)
-        return None, problem(line, "import", f"cannot import: {import_message(exc)}")
-    revisions = getattr(module, "revisions", None)
-    line = _revisions_line(path)
-    if revisions is None:
-        return None, problem(1, "batch-revisions", "defines no module-level list 'revisions'")
-    if not isinstance(revisions, list | tuple):
-        kind = type(revisions).__name__
-        return None, problem(line, "batch-revisions", f"'revisions' must be a list, not {kind}")
-    good = tuple(item for item in revisions if isinstance(item, Revision))
-    wrong = [(n, a_kind(item)) for n, item in enumerate(revisions, 1) if not isinstance(item, Revision)]
-    # A wrong item is reported, and the good revisions are still checked.
-    found = (
-        problem(
-            line,
-            "batch-revisions",
-            "; ".join(f"revisions item {n} is {kind}, not a revision(...)" for n, kind in wrong),
-        )
-        if wrong
-        else None
-    )
+    imported = _imported(path, name, problem)
+    if isinstance(imported, Problem):
+        return None, imported
+    module, imports = imported
+    listed = _revisions_of(module, path, problem)
+    if isinstance(listed, Problem):
+        return None, listed
+    good, found = listed
     fixtures = sorted(
         (v for v in vars(module).values() if isinstance(v, Fixture) and v.module == module.__name__),
         key=lambda fx: fx.site.line,
     )
     fixtures += helper_fixtures(good, path.parent)
-    return Batch(name, path.resolve(), good, tuple(fixtures), imports), found
+    return Batch(
+        name=name, path=path.resolve(), revisions=good, fixtures=tuple(fixtures), imports=imports
+    ), found
+
+
+_Say = Callable[[int, str, str], Problem]
+"""A problem of the batch being loaded, from its line, rule and message."""
+
+
+def _imported(path: Path, name: str, problem: _Say) -> tuple[ModuleType, tuple[str, ...]] | Problem:
+    """The batch module imported and the other batches it imported, or what stopped it."""
+    not_utf8 = _non_utf8(path)
+    if not_utf8:
+        return problem(not_utf8[0], "import", f"cannot import: the file is not valid UTF-8 ({not_utf8[1]})")
+    try:
+        return _import(path, MODULE_PREFIX + name)
+    except SyntaxError as exc:
+        return problem(exc.lineno or 1, "import", f"cannot import: {_syntax_message(exc)}")
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - an author's module may raise anything
+        line = _line_in(exc, path)
+        return problem(line, "import", f"cannot import: {import_message(exc)}")
+
+
+def _revisions_of(
+    module: ModuleType, path: Path, problem: _Say
+) -> tuple[tuple[Revision, ...], Problem | None] | Problem:
+    """The module's ``revisions`` that are revisions, and the problem of the items that are
+    not (the good ones are still checked); or why it has no list of them."""
+    revisions = getattr(module, "revisions", None)
+    line = _revisions_line(path)
+    if revisions is None:
+        return problem(1, "batch-revisions", "defines no module-level list 'revisions'")
+    if not isinstance(revisions, list | tuple):
+        kind = type(revisions).__name__
+        return problem(line, "batch-revisions", f"'revisions' must be a list, not {kind}")
+    good = tuple(item for item in revisions if isinstance(item, Revision))
+    wrong = [(n, a_kind(item)) for n, item in enumerate(revisions, 1) if not isinstance(item, Revision)]
+    if not wrong:
+        return good, None
+    message = "; ".join(f"revisions item {n} is {kind}, not a revision(...)" for n, kind in wrong)
+    return good, problem(line, "batch-revisions", message)
 
 
 def helper_fixtures(revisions: Iterable[Revision], folder: Path) -> list[Fixture]:

@@ -54,7 +54,7 @@ class Tag:
     in place of an attribute)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Template:
     """One template file, read."""
 
@@ -170,7 +170,7 @@ def _read(path: Path, name: str, shown: str, *, own: bool) -> Template:
             # depends on the page.
             uncertain = _STATEMENT in raw or any(_UNKNOWN in key for key in values)
             tags.append(Tag(line, name_, values, uncertain))
-    return Template(name, shown, own, tuple(tags), references)
+    return Template(name=name, shown=shown, own=own, tags=tuple(tags), references=references)
 
 
 def _stand_in(match: re.Match[str]) -> str:

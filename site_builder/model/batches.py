@@ -13,7 +13,7 @@ MODULE_PREFIX = "_site_builder_batch_"
 """The prefix of a batch module's name in ``sys.modules``: never a name an article imports."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Batch:
     """One module of ``articles/``: its revisions and fixtures, in written order."""
 

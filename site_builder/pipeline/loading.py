@@ -70,22 +70,15 @@ def load_batches(
     """Summarize every batch of ``keys`` (path → key, in site order), in workers started by
     ``start``, or in a pool kept across builds."""
     found: dict[Path, Summary] = {}
-    paths = sorted(keys, key=lambda path: hooks.group(path.stem)) if hooks is not None else list(keys)
     kept = reuse.batch_keys() if reuse is not None else set()
-    index = kept_summaries(reuse) if reuse is not None and kept else {}
-    by_name = {path.stem: key for path, key in keys.items()}
+    fresh, known = _order(keys, kept, hooks)
+    take = _kept_reader(job, keys, reuse, kept, hooks)
     tell = _teller(hooks)
     with Workers(job, min(jobs or default_jobs(), max(1, len(keys))), start) as workers:
-        for path in paths:  # what must be loaded first: the workers start on it at once
-            if keys[path] not in kept:
-                workers.submit(path, keys[path])
-        if hooks is not None:  # the groups of those first: they may be complete the soonest
-            first = {hooks.group(path.stem) for path in paths if keys[path] not in kept}
-            paths.sort(key=lambda path: hooks.group(path.stem) not in first)
-        for path in paths:
-            if keys[path] not in kept or reuse is None:
-                continue
-            entry = _usable(kept_summary(reuse, keys[path], index), job, hooks, by_name)
+        for path in fresh:  # what must be loaded first: the workers start on it at once
+            workers.submit(path, keys[path])
+        for path in known:
+            entry = take(keys[path])
             if entry is not None:
                 found[path] = entry
                 tell(path, Loaded(entry, None))
@@ -94,6 +87,34 @@ def load_batches(
             workers.ready(tell)
         loaded = workers.results(tell)
     return _in_site_order(keys, found, loaded)
+
+
+def _order(keys: dict[Path, str], kept: set[str], hooks: Hooks | None) -> tuple[list[Path], list[Path]]:
+    """The batches to load, in the order they go to the workers, and those whose summary
+    the cache keeps, in the order they are read: in a build group by group, the groups of
+    the batches to load first (they may be complete the soonest)."""
+    paths = sorted(keys, key=lambda path: hooks.group(path.stem)) if hooks is not None else list(keys)
+    fresh = [path for path in paths if keys[path] not in kept]
+    if hooks is not None:
+        first = {hooks.group(path.stem) for path in fresh}
+        paths.sort(key=lambda path: hooks.group(path.stem) not in first)
+    return fresh, [path for path in paths if keys[path] in kept]
+
+
+def _kept_reader(
+    job: Job, keys: dict[Path, str], reuse: Reuse | None, kept: set[str], hooks: Hooks | None
+) -> Callable[[str], Summary | None]:
+    """The kept summary of a batch key that this run can use, read from the site index (read
+    once, here, before the first is asked for), or None."""
+    if reuse is None:
+        return lambda _key: None
+    index = kept_summaries(reuse) if kept else {}
+    by_name = {path.stem: key for path, key in keys.items()}
+
+    def read(key: str) -> Summary | None:
+        return _usable(kept_summary(reuse, key, index), job, hooks, by_name)
+
+    return read
 
 
 def _teller(hooks: Hooks | None) -> Callable[[Path, Loaded], None]:
@@ -116,9 +137,12 @@ def _usable(entry: Summary | None, job: Job, hooks: Hooks | None, keys: dict[str
         return None
     if entry.views != views(job.schedule, entry.timings):  # described under another date or flags
         return None
-    if job.staging is not None and (entry.pages is None or hooks is None or not hooks.reusable(entry)):
-        return None
-    return entry
+    return entry if job.staging is None or _pages_at_hand(entry, hooks) else None
+
+
+def _pages_at_hand(entry: Summary, hooks: Hooks | None) -> bool:
+    """In a build: whether a kept summary's pages are in the staging folder or the live site."""
+    return entry.pages is not None and hooks is not None and hooks.reusable(entry)
 
 
 def _in_site_order(keys: dict[Path, str], found: dict[Path, Summary], loaded: dict[Path, Loaded]) -> Batches:

@@ -10,17 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.errors import UsageError
+from site_builder.errors import SiteBuilderError, UsageError
 from site_builder.model.schedule import Schedule
 from site_builder.pipeline.cache.inputs import Inputs, hash_inputs
 from site_builder.pipeline.cache.reuse import Reuse
 from site_builder.pipeline.cache.store import Store
-from site_builder.pipeline.staging.folder import leftovers
+from site_builder.pipeline.staging.folder import Stage, leftovers
 from site_builder.pipeline.staging.written import Written
 from site_builder.settings.project import Project
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Plan:
     """One build of a project into one output folder."""
 
@@ -39,6 +39,15 @@ class Plan:
     way (then there is nothing to do)."""
     schedule: Schedule
     """The build's date and flags: what it publishes."""
+
+    def open_stage(self) -> Stage:
+        """The staging folder: the spare site when the cache keeps one, an empty folder otherwise."""
+        spare = self.reuse.spare() if self.reuse is not None else None
+        held = self.reuse.spare_record() if self.reuse is not None else None
+        try:
+            return Stage.open(self.target, spare, self.live, held)
+        except OSError as exc:
+            raise SiteBuilderError(f"cannot write the site beside {self.target}: {exc}") from exc
 
 
 def plan_build(
@@ -59,7 +68,15 @@ def plan_build(
     inputs = hash_inputs(project, target, reuse.stamps() if reuse is not None else None)
     live = reuse.live() if reuse is not None else None
     unchanged = _unchanged(project, target, inputs, live, schedule)
-    return Plan(project, target, inputs, reuse, live, unchanged, schedule)
+    return Plan(
+        project=project,
+        target=target,
+        inputs=inputs,
+        reuse=reuse,
+        live=live,
+        unchanged=unchanged,
+        schedule=schedule,
+    )
 
 
 def _check_target(project: Project, target: Path) -> None:

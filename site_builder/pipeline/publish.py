@@ -27,14 +27,14 @@ def publish(stage: staging.Stage, index: Index, files: frozenset[str]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class _Swapped:
+class Swapped:
     record: Written
     """What is live now."""
     spare_kept: bool
     """The site live until now is kept as the spare."""
 
 
-def swap(plan: Plan, stage: staging.Stage, judged: Judged, staged: Staged, index: Index) -> _Swapped:
+def swap(plan: Plan, stage: staging.Stage, judged: Judged, staged: Staged, index: Index) -> Swapped:
     """Step 9: the new site replaces the old one whole."""
     pages = sum(path.endswith(".html") for path in staged.hashes)
     listed, folders = listing(stage.folder)
@@ -51,15 +51,15 @@ def swap(plan: Plan, stage: staging.Stage, judged: Judged, staged: Staged, index
     warnings = tuple(p for p in judged.problems if p.severity == "warning")
     window = Window.of(plan.schedule, judged.timings(), published=judged.revisions > 0)
     record = Written(
-        plan.inputs.key,
-        listed,
-        staged.hashes,
-        judged.revisions,
-        pages,
-        index.bundles,
-        window,
-        judged.omitted(),
-        warnings,
-        folders,
+        site=plan.inputs.key,
+        files=listed,
+        hashes=staged.hashes,
+        revisions=judged.revisions,
+        pages=pages,
+        bundles=index.bundles,
+        window=window,
+        omitted=judged.omitted(),
+        warnings=warnings,
+        folders=folders,
     )
-    return _Swapped(record, kept_old)
+    return Swapped(record, kept_old)

@@ -69,7 +69,7 @@ class Memo:
         return cls(f"{inputs.common}\0{inputs.assets}", functools.partial(reuse.kept, "rules", of=Rules))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Judged:
     """A site after steps 1-5: every batch and every problem."""
 
@@ -146,9 +146,10 @@ def check_site(
     what ``schedule`` publishes described (every revision without one)."""
     if not project.articles.is_dir():
         problems = (*project.problems, missing_articles(project.settings))
-        return Judged(project, {}, tuple(sorted(problems, key=Problem.sort_key)), run, schedule)
+        sorted_problems = tuple(sorted(problems, key=Problem.sort_key))
+        return Judged(project=project, batches={}, problems=sorted_problems, run=run, schedule=schedule)
     inputs = hash_inputs(project, project.output(), reuse.stamps() if reuse is not None else None)
-    job = Job(project, spool, run=run, schedule=schedule, common=inputs.common)
+    job = Job(project=project, spool=spool, run=run, schedule=schedule, common=inputs.common)
     batches = load_batches(job, inputs.keys, reuse, jobs).whole()  # read once ``spool`` is gone
     return judge(project, batches, run, schedule)
 
@@ -163,19 +164,32 @@ def judge(
     when their findings are not kept: a rebuild after one batch's edit reads no other batch's body."""
     summaries = tuple(batches.summaries.values())
     problems = [*project.problems, *batches.problems, *(p for part in summaries for p in part.problems)]
-    key = rules_key(memo.basis, schedule, summaries) if memo is not None else ""
-    kept = memo.kept(key) if memo is not None else None
-    rules = kept if kept is not None and kept.holds(project.root, key) else None
-    if rules is None:
-        found = tuple(_site_rules(project, [part.refs for part in summaries], schedule))
-        rules = Rules(key, found, named_files(project.root, found)) if memo is not None else None
-    else:
-        found = rules.problems
+    found, rules = _site_findings(project, summaries, schedule, memo)
     problems += found
     if run:
         problems += _borrowed_drift(project.root, summaries)
     unique = sorted(dict.fromkeys(problems), key=Problem.sort_key)  # a template error, once
-    return Judged(project, batches.summaries, tuple(unique), run, schedule, rules)
+    return Judged(
+        project=project,
+        batches=batches.summaries,
+        problems=tuple(unique),
+        run=run,
+        schedule=schedule,
+        rules=rules,
+    )
+
+
+def _site_findings(
+    project: Project, summaries: Sequence[Summary], schedule: Schedule | None, memo: Memo | None
+) -> tuple[tuple[Problem, ...], Rules | None]:
+    """The findings of the rules that need every batch: kept under ``memo`` when they still
+    hold, or found anew; and, under a memo, them as the cache keeps them."""
+    key = rules_key(memo.basis, schedule, summaries) if memo is not None else ""
+    kept = memo.kept(key) if memo is not None else None
+    if kept is not None and kept.holds(project.root, key):
+        return kept.problems, kept
+    found = tuple(_site_rules(project, [part.refs for part in summaries], schedule))
+    return found, Rules(key, found, named_files(project.root, found)) if memo is not None else None
 
 
 def _borrowed_drift(root: Path, summaries: Sequence[Summary]) -> list[Problem]:

@@ -20,7 +20,7 @@ from site_builder.search.pagefind import UI_FILES
 
 
 @dataclass(frozen=True, slots=True)
-class _Links:
+class LinkCheck:
     """The link check of one build: its problems, and what the next check may reuse."""
 
     problems: tuple[Problem, ...]
@@ -28,7 +28,7 @@ class _Links:
     """None when nothing is remembered (``--no-cache``)."""
 
 
-def check_links(plan: Plan, stage: staging.Stage, staged: Staged, *, keep: bool) -> _Links:
+def check_links(plan: Plan, stage: staging.Stage, staged: Staged, *, keep: bool) -> LinkCheck:
     """Step 7: every staged page's links, or only those that may have changed since the last
     passing check of the live site; with ``keep``, what the next check may reuse."""
     files = staged.files | UI_FILES
@@ -49,4 +49,4 @@ def check_links(plan: Plan, stage: staging.Stage, staged: Staged, *, keep: bool)
         if keep
         else None
     )
-    return _Links(tuple(problems), memory)
+    return LinkCheck(tuple(problems), memory)

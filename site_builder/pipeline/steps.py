@@ -11,9 +11,11 @@ links, index, swap the new site in whole and remember what it learned:
 6. render the rest (lists, sitemap, feed, ``revisions.json``) and stage it;
 7. check the links of every staged page (a fault there is a template's, reported at
    the template's line: :mod:`.staged_links`); the changed files can be shown now
-   (``serve`` does: :mod:`.preview`); 8. finish the search index (each shard was
+   (``serve`` does: ``_preview``); 8. finish the search index (each shard was
    started as soon as its last batch was staged, while step 1 still ran);
 9. swap the staging folder in (:mod:`.publish`); 10. remember, for the next build.
+
+Each step after 5 is a function of its own; ``_finish`` only orders them.
 """
 
 from __future__ import annotations
@@ -31,20 +33,19 @@ from site_builder.model.images import Assets
 from site_builder.model.schedule import Omitted
 from site_builder.pipeline.loading import Hooks, default_jobs, load_batches
 from site_builder.pipeline.plan import Plan
-from site_builder.pipeline.publish import publish, swap
-from site_builder.pipeline.remember import Memory, remember
+from site_builder.pipeline.publish import Swapped, publish, swap
+from site_builder.pipeline.remember import Memory, keep_given_up, remember
 from site_builder.pipeline.site_check import Judged, Memo, judge
 from site_builder.pipeline.sitewide.stage import Staged, stage_rest
-from site_builder.pipeline.staged_links import check_links
+from site_builder.pipeline.staged_links import LinkCheck, check_links
 from site_builder.pipeline.staging import folder as staging
 from site_builder.pipeline.staging.preview import Show, changed
-from site_builder.pipeline.staging.written import Written, listing
 from site_builder.pipeline.worker.pool import Pool, StartMethod
 from site_builder.pipeline.worker.workers import Job
-from site_builder.search.indexing import Indexing, never
+from site_builder.search.indexing import Index, Indexing, never
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Built:
     """The result of ``build``: problems (nothing written) or what was written."""
 
@@ -66,6 +67,11 @@ class Built:
     """A newer edit came once the pages were shown (``serve``): nothing was written, the
     next build goes on from there."""
 
+    @classmethod
+    def failed(cls, problems: tuple[Problem, ...], revisions: int) -> Built:
+        """A build that wrote nothing, for ``problems``."""
+        return cls(problems=problems, revisions=revisions, pages=0, files=0)
+
 
 Report = Callable[[str], None]
 
@@ -74,7 +80,7 @@ def print_nothing(_step: str) -> None:
     """The default progress report: silence."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _Build:
     """One build under way: what every step after planning is handed."""
 
@@ -116,15 +122,15 @@ def build(
         raise SiteBuilderError(message) from exc
     if (done := plan.unchanged) is not None:
         return Built(
-            (),
-            done.revisions,
-            done.pages,
-            len(done.files),
+            problems=(),
+            revisions=done.revisions,
+            pages=done.pages,
+            files=len(done.files),
             unchanged=True,
             omitted=done.omitted,
             warnings=done.warnings,
         )
-    stage = _open_stage(plan)
+    stage = plan.open_stage()
     reuse = plan.reuse
     spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
     try:
@@ -141,17 +147,6 @@ def build(
                 reuse.store.folder.rmdir()  # only when the build left nothing in it
 
 
-def _open_stage(plan: Plan) -> staging.Stage:
-    """The staging folder: the spare site when the cache keeps one, an empty folder otherwise."""
-    live = plan.live
-    spare = plan.reuse.spare() if plan.reuse is not None else None
-    held = plan.reuse.spare_record() if plan.reuse is not None else None
-    try:
-        return staging.Stage.open(plan.target, spare, live, held)
-    except OSError as exc:
-        raise SiteBuilderError(f"cannot write the site beside {plan.target}: {exc}") from exc
-
-
 def _build_into(
     plan: Plan,
     stage: staging.Stage,
@@ -165,24 +160,34 @@ def _build_into(
     settings = plan.project.settings
     kept = plan.reuse.bundles() if plan.reuse is not None else None
     indexing = Indexing(
-        stage.folder,
-        kept,
-        spool / "search",
-        settings.language,
-        _live_bundles(stage),
-        jobs or default_jobs(),
-        settings.base_path,
+        staging=stage.folder,
+        kept=kept,
+        scratch=spool / "search",
+        language=settings.language,
+        live_bundle=stage.live_bundle,
+        jobs=jobs or default_jobs(),
+        base_path=settings.base_path,
         background=show is not None and stage.live is not None,  # the pages are shown first
     )
     indexing.start([path.stem for path in plan.inputs.keys])
-    run = _Build(plan, stage, spool, indexing, report, jobs or default_jobs(), start, show, newer)
+    run = _Build(
+        plan=plan,
+        stage=stage,
+        spool=spool,
+        indexing=indexing,
+        report=report,
+        jobs=jobs or default_jobs(),
+        start=start,
+        show=show,
+        newer=newer,
+    )
     # One thread joins revisions.json and the feed (the kernel copies, the interpreter is
     # free) while this one goes on; a failed build waits only for the copy under way.
     copier = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-builder-join")
     try:
         judged = _load(run, jobs)  # 1-5
         if errors_in(judged.problems):
-            return Built(judged.problems, judged.revisions, 0, 0)
+            return Built.failed(judged.problems, judged.revisions)
         return _finish(run, judged, copier)  # 6-10
     finally:
         copier.shutdown(wait=True, cancel_futures=True)
@@ -206,8 +211,8 @@ def _load(run: _Build, jobs: int | None) -> Judged:
     )
     plan = run.plan
     job = Job(
-        plan.project,
-        run.spool,
+        project=plan.project,
+        spool=run.spool,
         run=True,
         staging=stage.folder,
         keep=plan.reuse is not None,
@@ -221,80 +226,84 @@ def _load(run: _Build, jobs: int | None) -> Judged:
 
 
 def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
-    """Steps 6-10."""
-    run.report("rendering")
-    staged = stage_rest(run.plan, judged.summaries, run.stage, copier.submit, run.jobs)  # 6.
+    """Steps 6-10, and ``serve``'s preview between 7 and 8."""
+    staged = _render_rest(run, judged, copier)  # 6.
     if staged.problems:
-        return Built(staged.problems, judged.revisions, 0, 0)
+        return Built.failed(staged.problems, judged.revisions)
+    links = _check_links(run, staged)  # 7.
+    give_up = _preview(run, staged, links)
+    for done in staged.copying:
+        done.result()  # an OSError of the copy is the build's
+    index = run.indexing.finish(give_up)  # 8.
+    if index.given_up:
+        keep_given_up(run.plan.reuse, run.stage, staged.hashes)
+        return Built(problems=(), revisions=judged.revisions, pages=0, files=0, superseded=True)
+    problems = [*links.problems, *index.problems]
+    if problems:
+        return Built.failed(tuple(sorted(problems, key=Problem.sort_key)), judged.revisions)
+    run.report("writing")
+    publish(run.stage, index, staged.files)
+    written = swap(run.plan, run.stage, judged, staged, index)  # 9.
+    _remember(run, judged, staged, links, index, written)  # 10.
+    record = written.record
+    return Built(
+        problems=(),
+        revisions=judged.revisions,
+        pages=record.pages,
+        files=len(record.files),
+        omitted=record.omitted,
+        warnings=record.warnings,
+    )
+
+
+def _render_rest(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Staged:
+    """Step 6: what needs every batch rendered and staged, the joined files copied in ``copier``."""
+    run.report("rendering")
+    return stage_rest(run.plan, judged.summaries, run.stage, copier.submit, run.jobs)
+
+
+def _check_links(run: _Build, staged: Staged) -> LinkCheck:
+    """Step 7, once the search index has heard of the pages step 6 made or replaced."""
     run.report("indexing for search, checking links")
     for batch, rewritten in staged.amended.items():
         run.indexing.amend(batch, rewritten)
     for batch, everything in staged.late.items():
         run.indexing.arrived(batch, everything)
     run.indexing.everything({p: sha for p, sha in staged.hashes.items() if p.endswith(".html")})
-    links = check_links(run.plan, run.stage, staged, keep=run.plan.reuse is not None)  # 7.
-    give_up = never
+    return check_links(run.plan, run.stage, staged, keep=run.plan.reuse is not None)
+
+
+def _preview(run: _Build, staged: Staged, links: LinkCheck) -> Callable[[], bool]:
+    """``serve``'s preview: the changed files shown once their links hold; then whether to
+    give up waiting for the search index (a newer edit waits), else never."""
     # The pages, without the joined files: revisions.json alone is 171 MB at 10,000 articles,
     # and a preview that waited for its copy, then read it, came 0.5 s later.
-    if (
-        run.show is not None
-        and not links.problems
-        and (news := changed(run.stage, staged.hashes, staged.joined))
-    ):
-        run.show(news)
-        give_up = run.newer
-    for done in staged.copying:
-        done.result()  # an OSError of the copy is the build's
-    index = run.indexing.finish(give_up)  # 8.
-    if index.given_up:
-        _keep_as_spare(run, staged)
-        return Built((), judged.revisions, 0, 0, superseded=True)
-    problems = [*links.problems, *index.problems]
-    if problems:
-        return Built(tuple(sorted(problems, key=Problem.sort_key)), judged.revisions, 0, 0)
-    run.report("writing")
-    publish(run.stage, index, staged.files)
-    written = swap(run.plan, run.stage, judged, staged, index)  # 9.
-    if run.plan.reuse is not None and links.memory is not None:  # 10.
-        memory = Memory(
-            inputs=run.plan.inputs,
-            written=written.record,
-            before=run.stage.live,
-            spare_kept=written.spare_kept,
-            links=links.memory,
-            lists=staged.lists,
-            summaries=judged.batches,
-            index=index,
-            covers=staged.covers,
-            superseded=staged.superseded,
-            rules=judged.rules,
-        )
-        remember(run.plan.reuse, memory)
-    pages, files, record = written.record.pages, len(written.record.files), written.record
-    return Built((), judged.revisions, pages, files, omitted=record.omitted, warnings=record.warnings)
+    if run.show is None or links.problems:
+        return never
+    news = changed(run.stage, staged.hashes, staged.joined)
+    if not news:
+        return never
+    run.show(news)
+    return run.newer
 
 
-def _keep_as_spare(run: _Build, staged: Staged) -> None:
-    """A build given up for a newer edit leaves its staging folder whole but for the search
-    index: when that folder was not the spare already (the first rebuild after a site was
-    built into an empty folder), it becomes the spare, with its record. Else every rebuild
-    given up in a row would make the whole site's folders again: 10,000 ``mkdir`` calls
-    and 4 s at 10,000 articles."""
-    reuse = run.plan.reuse
-    if reuse is None or run.stage.held is not None:  # the spare goes back as it is (discard)
+def _remember(
+    run: _Build, judged: Judged, staged: Staged, links: LinkCheck, index: Index, written: Swapped
+) -> None:
+    """Step 10: what this build learned kept for the next one, when it has a cache."""
+    if run.plan.reuse is None or links.memory is None:
         return
-    files, folders = listing(run.stage.folder)
-    reuse.keep_spare(run.stage.folder, Written("", files, staged.hashes, 0, 0, {}, folders=folders))
-
-
-def _live_bundles(stage: staging.Stage) -> Callable[[str], tuple[Path, tuple[str, ...]] | None]:
-    """Where the live site holds, untouched, the search bundle of a shard key."""
-    last = stage.live
-
-    def live(key: str) -> tuple[Path, tuple[str, ...]] | None:
-        for folder, (known, names) in (last.bundles if last is not None else {}).items():
-            if known == key and last is not None and last.untouched(stage.target, folder, names):
-                return stage.target / folder, names
-        return None
-
-    return live
+    memory = Memory(
+        inputs=run.plan.inputs,
+        written=written.record,
+        before=run.stage.live,
+        spare_kept=written.spare_kept,
+        links=links.memory,
+        lists=staged.lists,
+        summaries=judged.batches,
+        index=index,
+        covers=staged.covers,
+        superseded=staged.superseded,
+        rules=judged.rules,
+    )
+    remember(run.plan.reuse, memory)

@@ -41,14 +41,11 @@ def verify_fixtures(
 ) -> FixtureRuns:
     """Load every batch and run the fixtures named (all when none are), ``repeat`` times each."""
     with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
-        job = Job(project, Path(spool), run=True, fixtures=frozenset(ids) or None, flawed=True, repeat=repeat)
+        fixtures = frozenset(ids) or None
+        job = Job(project=project, spool=Path(spool), run=True, fixtures=fixtures, flawed=True, repeat=repeat)
         batches = _load(project, job, jobs)
     summaries = batches.summaries.values()
-    known = {fid: where for part in summaries for fid, where in part.refs.fixtures}
-    unknown = [fid for fid in ids if fid not in known]
-    if unknown:
-        raise UsageError("\n".join(f"unknown fixture id {fid}{_known(fid, known)}" for fid in unknown))
-    chosen = {fid: known[fid] for fid in (ids or known)}
+    chosen = _chosen(ids, {fid: where for part in summaries for fid, where in part.refs.fixtures})
     outcomes: dict[str, Outcome] = {}
     for part in summaries:
         outcomes |= part.outcomes or {}
@@ -58,6 +55,15 @@ def verify_fixtures(
     if not project.articles.is_dir():
         problems.append(missing_articles(project.settings))
     return FixtureRuns(chosen, outcomes, claims, tuple(sorted(problems, key=Problem.sort_key)))
+
+
+def _chosen(ids: Sequence[str], known: dict[str, CallSite]) -> dict[str, CallSite]:
+    """The fixtures asked for (every one of the site when none are), by id; an id the site
+    does not have is a usage error."""
+    unknown = [fid for fid in ids if fid not in known]
+    if unknown:
+        raise UsageError("\n".join(f"unknown fixture id {fid}{_known(fid, known)}" for fid in unknown))
+    return {fid: known[fid] for fid in (ids or known)}
 
 
 def outcome_problems(
@@ -73,7 +79,7 @@ def outcome_problems(
 def run_some(project: Project, batch: Path, ids: Collection[str]) -> dict[str, Outcome]:
     """Run the fixtures ``ids`` of the batch module ``batch`` in one worker."""
     with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
-        job = Job(project, Path(spool), run=True, fixtures=frozenset(ids))
+        job = Job(project=project, spool=Path(spool), run=True, fixtures=frozenset(ids))
         batches = load_batches(job, {batch: batch.stem}, None, 1).whole()
     return {k: v for part in batches.summaries.values() for k, v in (part.outcomes or {}).items()}
 

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from site_builder.model.layout import article_url, diff_url, revision_url
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Version:
     """One revision of an article, as its history lists it."""
 

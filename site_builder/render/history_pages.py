@@ -26,7 +26,7 @@ from site_builder.render.sub_path import move_under
 from site_builder.settings.project import Settings
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Compared:
     """What a diff page shows: two consecutive revisions and what changed between them."""
 

@@ -24,7 +24,7 @@ PARTS = re.compile(r"&#?\w+;|\w+|\s+|[^\w\s]")
 """The parts of an escaped text: an entity, a word, a run of spaces, a sign."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Node:
     """An element, a text or a comment, as written."""
 
@@ -44,12 +44,14 @@ Atom = Node | str
 
 
 def _text(raw: str) -> Node:
-    return Node("", raw, (), raw, tuple(part for part in PARTS.findall(raw) if not part.isspace()))
+    words = tuple(part for part in PARTS.findall(raw) if not part.isspace())
+    return Node(name="", start=raw, children=(), html=raw, words=words)
 
 
 def _element(name: str, start: str, children: tuple[Node, ...], end: str) -> Node:
     html = start + "".join(child.html for child in children) + end
-    return Node(name, start, children, html, tuple(word for child in children for word in child.words))
+    words = tuple(word for child in children for word in child.words)
+    return Node(name=name, start=start, children=children, html=html, words=words)
 
 
 def _without_id(tag: str) -> str:

@@ -42,7 +42,7 @@ class Proof:
     """The line of its ``def``."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FixtureEntry:
     """One fixture in the article's list, and what every mark of it links to."""
 
@@ -91,7 +91,9 @@ def fixture_entries(settings: Settings, proofs: Sequence[Proof]) -> dict[str, Fi
         shown = name if names[name] == 1 else proof.fixture
         anchor = anchors[proof.fixture]
         source = source_url(settings, proof.path, proof.line)
-        entries[proof.fixture] = FixtureEntry(proof.fixture, shown, anchor, source, counts[proof.fixture])
+        entries[proof.fixture] = FixtureEntry(
+            fixture=proof.fixture, name=shown, anchor=anchor, source=source, results=counts[proof.fixture]
+        )
     return entries
 
 

@@ -41,7 +41,7 @@ def never() -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Index:
     """A finished search index: what to publish, and what the next build may find again."""
 
@@ -61,7 +61,7 @@ class Index:
     """Waiting for the indexers was given up: nothing else is set then."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class Indexing:
     """The shards of one build: which batch belongs to which, which have arrived, which
     indexers run; at most ``jobs`` indexers at a time."""
@@ -216,10 +216,10 @@ class Indexing:
         while self.running or self.queued:
             if give_up():
                 self.stop()
-                return Index((), given_up=True)
+                return Index(problems=(), given_up=True)
             self.launch(wait=bool(self.running), timeout=GIVE_UP_STEP)
         if self.problems:
-            return Index(tuple(self.problems))
+            return Index(problems=tuple(self.problems))
         files: dict[str, Path] = {}
         bundles: dict[str, Bundle] = {}
         for index, shard in enumerate(sorted(self.shards, key=lambda shard: shard.number)):
@@ -229,10 +229,12 @@ class Indexing:
             bundles[published] = (shard.key, names)
         missing = sorted(UI_FILES - set(files) - {SCRIPT})
         if missing:
-            return Index((_problem(f"pagefind did not write {', '.join(missing)}"),))
+            return Index(problems=(_problem(f"pagefind did not write {', '.join(missing)}"),))
         script = merging_script(["/" + folder + "/" for folder in bundles], self.base_path)
         used = frozenset(shard.key for shard in self.shards)
-        return Index((), files, script, bundles, dict(self.made), used)
+        return Index(
+            problems=(), files=files, script=script, bundles=bundles, made=dict(self.made), used=used
+        )
 
     def stop(self) -> None:
         """Kill what still runs."""

@@ -35,7 +35,7 @@ RACY_NS = 2_000_000_000
 file system's clock, keeping its stat: its stat is not trusted (git's "racily clean" files)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Inputs:
     """The hashes a build is known by, each file read once per build."""
 
@@ -107,7 +107,21 @@ def hash_inputs(project: Project, target: Path, known: Mapping[str, Stamp] | Non
     folder = project.articles
     paths = batch_paths(folder) if folder.is_dir() else []
     common = site_digest(project, paths)
-    known = known or {}
+    keys, stamps = _batch_keys(paths, common, known or {})
+    digest = hashlib.sha256(common.encode())
+    for key in keys.values():
+        digest.update(key.encode())
+    assets = _assets_digest(project.root / project.settings.assets_dir)
+    digest.update(bytes.fromhex(assets))
+    digest.update(str(target).encode())
+    return Inputs(common=common, keys=keys, key=digest.hexdigest(), stamps=stamps, assets=assets)
+
+
+def _batch_keys(
+    paths: list[Path], common: str, known: Mapping[str, Stamp]
+) -> tuple[dict[Path, str], dict[str, Stamp]]:
+    """Each batch module's cache key, and the stamps to know it by next time: a module's own
+    stamp when it was not read again, a new one when its times are not too recent to trust."""
     started = time.time_ns()
     keys: dict[Path, str] = {}
     stamps: dict[str, Stamp] = {}
@@ -120,16 +134,15 @@ def hash_inputs(project: Project, target: Path, known: Mapping[str, Stamp] | Non
         keys[path] = batch_key(common, path)
         if stat is not None and max(stat[1], stat[3]) < started - RACY_NS:
             stamps[path.name] = (*stat, common, keys[path])
-    digest = hashlib.sha256(common.encode())
-    for key in keys.values():
-        digest.update(key.encode())
-    folder = project.root / project.settings.assets_dir
+    return keys, stamps
+
+
+def _assets_digest(folder: Path) -> str:
+    """A hash of the assets' names, sizes and times."""
     assets = hashlib.sha256()
     for name, (size, mtime, _) in sorted(stats(folder).items() if folder.is_dir() else []):
         assets.update(f"{name}\0{size}\0{mtime}\0".encode())
-    digest.update(assets.digest())
-    digest.update(str(target).encode())
-    return Inputs(common, keys, digest.hexdigest(), stamps, assets.hexdigest())
+    return assets.hexdigest()
 
 
 def _stat(path: Path) -> tuple[int, int, int, int] | None:

@@ -43,20 +43,35 @@ def write_joined(
     made here instead. The steps may run in another thread (the kernel copies without
     holding the interpreter) while the build goes on.
     """
-    steps: list[Callable[[], None]] = []
+    revisions = _revisions(histories, stage)
+    feed = _feed(settings, histories, listed, stage, today)
+    steps = [step for _, step in (revisions, feed) if step is not None]
+    return {"revisions.json": revisions[0], "feed.xml": feed[0]}, steps
+
+
+def _revisions(histories: Histories, stage: Stage) -> tuple[str, Callable[[], None] | None]:
+    """What ``revisions.json`` is known by, and the step that writes it when the staging
+    folder lacks it."""
     summaries = histories.summaries
     made = {n: histories.fragment(n) for n in range(len(summaries)) if histories.involves(n)}
     digest = hashlib.sha256(b"revisions.json")
     for n, part in enumerate(summaries):
         digest.update((content_hash(made[n]) if n in made else part.texts.digests[0]).encode())
-    known = {"revisions.json": digest.hexdigest()}
-    if not stage.has("revisions.json", known["revisions.json"]):
+    sha = digest.hexdigest()
+    if stage.has("revisions.json", sha):
+        return sha, None
 
-        def revisions() -> None:
-            with _Joined(stage.folder / "revisions.json") as out:
-                write_revisions(summaries, out.write, out.copy, made)
+    def revisions() -> None:
+        with _Joined(stage.folder / "revisions.json") as out:
+            write_revisions(summaries, out.write, out.copy, made)
 
-        steps.append(revisions)
+    return sha, revisions
+
+
+def _feed(
+    settings: Settings, histories: Histories, listed: Sequence[tuple[Place, Item]], stage: Stage, today: str
+) -> tuple[str, Callable[[], None] | None]:
+    """What the feed is known by, and the step that writes it when the staging folder lacks it."""
     items = [item for _, item in listed]
     entries = [_entry(settings, histories, place, item) for place, item in listed]
     digest = hashlib.sha256(b"feed.xml\0" + feed_head(settings, items, today=today))
@@ -65,24 +80,24 @@ def write_joined(
         digest.update(
             (content_hash(entry) if isinstance(entry, bytes) else entry[0].digests[entry[1] + 1]).encode()
         )
-    known["feed.xml"] = digest.hexdigest()
-    if not stage.has("feed.xml", known["feed.xml"]):
+    sha = digest.hexdigest()
+    if stage.has("feed.xml", sha):
+        return sha, None
 
-        def feed() -> None:
-            with _Joined(stage.folder / "feed.xml") as out:
+    def feed() -> None:
+        with _Joined(stage.folder / "feed.xml") as out:
 
-                def entry(n: int) -> None:
-                    found = entries[n]
-                    if isinstance(found, bytes):
-                        out.write(found)
-                        return
-                    texts, number = found
-                    out.copy(texts, sum(texts.sizes[: number + 1]), texts.sizes[number + 1])
+            def entry(n: int) -> None:
+                found = entries[n]
+                if isinstance(found, bytes):
+                    out.write(found)
+                    return
+                texts, number = found
+                out.copy(texts, sum(texts.sizes[: number + 1]), texts.sizes[number + 1])
 
-                write_atom_feed(settings, items, entry, out.write, today=today)
+            write_atom_feed(settings, items, entry, out.write, today=today)
 
-        steps.append(feed)
-    return known, steps
+    return sha, feed
 
 
 def _entry(settings: Settings, histories: Histories, place: Place, item: Item) -> tuple[Texts, int] | bytes:

@@ -19,7 +19,7 @@ from pathlib import Path
 import jinja2
 
 from site_builder.errors import Problem
-from site_builder.model.page_scan import scan_page
+from site_builder.model.page_scan import Scan, scan_page
 from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.pipeline.plan import Plan
 from site_builder.pipeline.sitewide.covers import stage_covers
@@ -30,6 +30,7 @@ from site_builder.pipeline.worker.batch import Summary
 from site_builder.pipeline.worker.texts import Scans
 from site_builder.render.feeds import site_date
 from site_builder.render.history_pages import render_history
+from site_builder.render.items import Item
 from site_builder.render.pages import environment, render_articles
 from site_builder.render.site_files import Lists, fixed_files, render_list_files
 from site_builder.render.template_errors import template_problem
@@ -39,11 +40,12 @@ Submit = Callable[[Callable[[], None]], "Future[None]"]
 """Run a step in another thread."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Staged:
     """Every generated file of the site, staged (or its problem)."""
 
-    problems: tuple[Problem, ...]
+    problems: tuple[Problem, ...] = ()
+    """Why nothing was staged: a template's problem or a cover that cannot be drawn."""
     hashes: dict[str, str] = field(default_factory=dict)
     """Output path → content hash of every generated page and file."""
     files: frozenset[str] = frozenset()
@@ -83,48 +85,60 @@ def stage_rest(
     listed = histories.listed()
     items = [item for _, item in listed]
     date = site_date(items, plan.schedule.today)  # the build's date when no article gives one
-    key = _lists_key(plan.inputs.common, summaries, date)
-    kept = plan.reuse.kept("lists", key, Lists) if plan.reuse is not None else None
-    lists = kept or render_list_files(project.root, project.settings, items, today=date)
+    lists, fresh = _list_files(plan, summaries, items, date)
     if isinstance(lists, Problem):
-        return Staged((lists,))
-    listed_categories = {link.url for item in items for link in item.categories}
-    history = _history_files(project.root, project.settings, histories, listed_categories)
+        return Staged(problems=(lists,))
+    history = _history_files(project.root, project.settings, histories, items)
     if isinstance(history, Problem):
-        return Staged((history,))
+        return Staged(problems=(history,))
     hashes = {p: sha for part in summaries for p, sha in (part.pages or {}).items()}
-    for path, data in sorted((lists.files | history.files | fixed_files(project.settings)).items()):
-        hashes[path] = content_hash(data)
-        if not stage.has(path, hashes[path]):
-            write_file(stage.folder, path, data)
+    hashes |= _write_new(stage, lists.files | history.files | fixed_files(project.settings))
     covers = stage_covers(plan, items, stage, jobs)
     if covers.problems:
-        return Staged(covers.problems)
+        return Staged(problems=covers.problems)
     hashes |= covers.hashes
     joined, steps = write_joined(project.settings, histories, listed, stage, date)
     hashes |= joined
     copying = tuple(submit(step) for step in steps)
     assets = copy_assets(project.root / project.settings.assets_dir, stage.folder)
     stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
-    fresh = (key, lists) if kept is None and plan.reuse is not None else None
-    owners = {path: part.texts for part in summaries for path in part.pages or {}}
-    scanned = Scans(owners, lists.scans | history.scans)  # read from the batches' files as needed
-    files = frozenset(hashes.keys() | assets)
     late, amended = _shard_pages(summaries, histories, hashes)
-    superseded = frozenset(histories.articles)
     return Staged(
-        (),
-        hashes,
-        files,
-        scanned,
-        copying,
-        fresh,
-        covers.remembered,
-        amended,
-        late,
-        superseded,
-        frozenset(joined),
+        hashes=hashes,
+        files=frozenset(hashes.keys() | assets),
+        scanned=_scans(summaries, lists.scans | history.scans),
+        copying=copying,
+        lists=fresh,
+        covers=covers.remembered,
+        amended=amended,
+        late=late,
+        superseded=frozenset(histories.articles),
+        joined=frozenset(joined),
     )
+
+
+def _list_files(
+    plan: Plan, summaries: Sequence[Summary], items: list[Item], date: str
+) -> tuple[Lists | Problem, tuple[str, Lists] | None]:
+    """The list pages and the sitemap, kept by the cache or rendered (or the template's
+    problem); and, when rendered anew for a build that keeps them, them by their key."""
+    project = plan.project
+    key = _lists_key(plan.inputs.common, summaries, date)
+    kept = plan.reuse.kept("lists", key, Lists) if plan.reuse is not None else None
+    lists = kept or render_list_files(project.root, project.settings, items, today=date)
+    fresh = (key, lists) if kept is None and plan.reuse is not None and isinstance(lists, Lists) else None
+    return lists, fresh
+
+
+def _write_new(stage: Stage, files: dict[str, bytes]) -> dict[str, str]:
+    """Write each of ``files`` the staging folder or the live site does not hold already:
+    every path → its content hash, in path order."""
+    hashes: dict[str, str] = {}
+    for path, data in sorted(files.items()):
+        hashes[path] = content_hash(data)
+        if not stage.has(path, hashes[path]):
+            write_file(stage.folder, path, data)
+    return hashes
 
 
 def _shard_pages(
@@ -140,11 +154,18 @@ def _shard_pages(
     return late, amended
 
 
+def _scans(summaries: Sequence[Summary], own: dict[str, Scan]) -> Scans:
+    """The link-check scans of every page: those rendered here (``own``), and each batch's,
+    read from its texts file as needed."""
+    return Scans({path: part.texts for part in summaries for path in part.pages or {}}, own)
+
+
 def _history_files(
-    root: Path, settings: Settings, histories: Histories, categories: set[str]
+    root: Path, settings: Settings, histories: Histories, items: list[Item]
 ) -> Lists | Problem:
     """The pages of the articles with a history (:mod:`.histories`), or the template's problem
-    (``categories``: the URLs of the category pages the site has)."""
+    (``items``: what the lists show, whose categories are the category pages the site has)."""
+    categories = {link.url for item in items for link in item.categories}
     env = environment(root)
     texts: dict[str, str] = {}
     try:

@@ -136,6 +136,14 @@ class Stage:
             return False
         return True
 
+    def live_bundle(self, key: str) -> tuple[Path, tuple[str, ...]] | None:
+        """Where the live site holds, untouched, the search bundle of a shard key, and its files."""
+        last = self.live
+        for folder, (known, names) in (last.bundles if last is not None else {}).items():
+            if known == key and last is not None and last.untouched(self.target, folder, names):
+                return self.target / folder, names
+        return None
+
     def prune(self, wanted: set[str], *, but: str | None = None, within: str | None = None) -> None:
         """Remove every file not ``wanted`` (except below folder ``but``; only below folder
         ``within`` when given), then empty folders. A folder nothing was added to or taken out

@@ -61,7 +61,7 @@ def listing(folder: Path, *, times: bool = True) -> tuple[dict[str, Stat], dict[
     return found, folders
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Written:
     """What a build left in the output folder: the cache keeps it for the next build."""
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import jinja2
 
+from site_builder.authoring.model import CallSite
 from site_builder.check.batch_rules import Refs, batch_problems
 from site_builder.check.claims import drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
@@ -77,7 +78,7 @@ class Held:
 
 
 @quick_state
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Summary:
     """What a build needs of one batch once it has been loaded: small fields every build
     reads, and a :class:`Body` read from its texts file only when asked for."""
@@ -184,33 +185,16 @@ def summarize(
     """Judge, describe and (with ``staging``) render one loaded batch; its long texts go
     to the file ``spool``. Only the revisions ``schedule`` publishes are described and
     rendered (all of them, unmarked, without one); every one is judged."""
-    root, settings = project.root, project.settings
-    problems, refs = batch_problems(root, settings, batch)
+    problems, refs = batch_problems(project.root, project.settings, batch)
     defined = dict(refs.fixtures)  # its own fixtures and the helper modules' it shows: run here
-    if outcomes is not None:
-        problems += fixture_problems(root, defined, outcomes)
-        judged_here = [claim for claim in refs.claims if claim.fixture in defined]
-        problems += drift_problems(root, judged_here, outcomes)
+    problems += _own_fixture_problems(project.root, refs, defined, outcomes)
     seen = views(schedule, refs.timings)
-    shown = [(rev, view) for rev, view in zip(batch.revisions, seen, strict=True) if view is not None]
-    data = tuple(revision_dict(rev, batch.name, settings) for rev, _ in shown)
-    items = _marked(items_from(data, [proofs_of(root, rev) for rev, _ in shown]), [view for _, view in shown])
-    if staging is not None:  # the pages give each image its size: measured for a build only
-        assets = root / settings.assets_dir
-        sizes = [measure(assets, item.cover, item.content_html) for item in items]
-        items = [dataclasses.replace(item, images=sized) for item, sized in zip(items, sizes, strict=True)]
+    data, items = _described(project, batch, seen, measure_images=staging is not None)
     listed = tuple(dataclasses.replace(item, content_html="", proofs=()) for item in items)
-    pages: dict[str, str] | None = None
-    deferred: tuple[str, ...] = ()
-    scans: dict[str, Scan] = {}
-    entries: tuple[bytes, ...] = ()
+    rendered = _Rendered()
     if staging is not None and not problems:  # a batch with problems fails the build anyway
-        entries = tuple(feed_entry(settings, item).encode("utf-8") for item in items)
-        # A later revision's pages show its article's history, which needs every batch; so does
-        # the first revision's page of an article the last build found revised (a hint).
-        own = [item for item in items if not item.later and item.slug not in superseded]
-        deferred = tuple(article_file(i.slug) for i in items if i.slug in superseded and not i.later)
-        pages, scans, problems = _render(project, own, staging)
+        rendered = _rendered(project, items, staging, superseded)
+        problems = list(rendered.problems)
     # surrogatepass: a lone surrogate is a problem of the batch already, never published.
     joined_data = ",\n  ".join(fragment(d) for d in data).encode("utf-8", "surrogatepass")
     body = Body(refs, outcomes, tuple(item.proofs for item in items))
@@ -219,17 +203,85 @@ def summarize(
         problems=tuple(problems),
         items=listed,
         list_key=content_hash(repr(listed).encode("utf-8", "surrogatepass")),
-        texts=Texts.write(spool, joined_data, entries, scans, body),
-        pages=pages,
+        texts=Texts.write(spool, joined_data, rendered.entries, rendered.scans, body),
+        pages=rendered.pages,
         timings=refs.timings,
         bodies=tuple((step.slug, step.body) for step in refs.steps),
         ran=outcomes is not None,
         borrows=any(fid not in defined for _, _, fid in refs.uses),
         held=Held(body),
-        deferred=deferred,
+        deferred=rendered.deferred,
         views=seen,
         refs_key=_refs_key(refs),
     )
+
+
+def _own_fixture_problems(
+    root: Path, refs: Refs, defined: dict[str, CallSite], outcomes: dict[str, Outcome] | None
+) -> list[Problem]:
+    """Step 3's findings when the fixtures ran: the failed ones and the verified outputs that
+    fixtures judged here (``defined``) contradict."""
+    if outcomes is None:
+        return []
+    judged_here = [claim for claim in refs.claims if claim.fixture in defined]
+    return [*fixture_problems(root, defined, outcomes), *drift_problems(root, judged_here, outcomes)]
+
+
+def _described(
+    project: Project, batch: Batch, seen: tuple[View | None, ...], *, measure_images: bool
+) -> tuple[tuple[dict[str, object], ...], list[Item]]:
+    """The ``revisions`` JSON objects and the items of the revisions the schedule shows
+    (``seen``), marked as it shows them; with ``measure_images`` (a build: the pages give
+    each image its size) their images measured."""
+    root = project.root
+    shown = [(rev, view) for rev, view in zip(batch.revisions, seen, strict=True) if view is not None]
+    data = tuple(revision_dict(rev, batch.name, project.settings) for rev, _ in shown)
+    items = _marked(items_from(data, [proofs_of(root, rev) for rev, _ in shown]), [view for _, view in shown])
+    if not measure_images:
+        return data, items
+    assets = root / project.settings.assets_dir
+    sizes = [measure(assets, item.cover, item.content_html) for item in items]
+    return data, [dataclasses.replace(item, images=sized) for item, sized in zip(items, sizes, strict=True)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Rendered:
+    """Step 4's result for one batch: what it staged, or nothing when it renders nothing."""
+
+    pages: dict[str, str] | None = None
+    """Its own article pages, as :attr:`Summary.pages`."""
+    deferred: tuple[str, ...] = ()
+    """Pages left to the kernel, as :attr:`Summary.deferred`."""
+    scans: dict[str, Scan] = dataclasses.field(default_factory=dict)
+    """Each page's link-check scan."""
+    entries: tuple[bytes, ...] = ()
+    """Each item's Atom entry."""
+    problems: tuple[Problem, ...] = ()
+    """The template's problem, if it failed."""
+
+
+def _rendered(project: Project, items: list[Item], staging: Path, superseded: frozenset[str]) -> _Rendered:
+    """Step 4: the feed entries of ``items``, and the pages of those the batch renders itself
+    written into ``staging`` with their hashes and scans, or the template's problem. A later
+    revision's pages show its article's history, which needs every batch; so does the first
+    revision's page of an article the last build found revised (a hint)."""
+    entries = tuple(feed_entry(project.settings, item).encode("utf-8") for item in items)
+    own = [item for item in items if not item.later and item.slug not in superseded]
+    deferred = tuple(article_file(i.slug) for i in items if i.slug in superseded and not i.later)
+    try:
+        texts = render_articles(environment(project.root), project.settings, own)
+    except jinja2.TemplateError as exc:
+        return _Rendered(
+            pages={}, deferred=deferred, entries=entries, problems=(template_problem(project.root, exc),)
+        )
+    pages: dict[str, str] = {}
+    scans: dict[str, Scan] = {}
+    for path, text in texts.items():
+        encoded = text.encode("utf-8")
+        write_file(staging, path, encoded)
+        pages[path] = content_hash(encoded)
+        scans[path] = scan_page(text)
+    return _Rendered(pages=pages, deferred=deferred, scans=scans, entries=entries)
 
 
 def _refs_key(refs: Refs) -> str:
@@ -246,22 +298,3 @@ def _marked(items: list[Item], shown: list[View]) -> list[Item]:
         dataclasses.replace(item, draft=draft, scheduled=scheduled) if draft or scheduled else item
         for item, (draft, scheduled) in zip(items, shown, strict=True)
     ]
-
-
-def _render(
-    project: Project, items: list[Item], staging: Path
-) -> tuple[dict[str, str], dict[str, Scan], list[Problem]]:
-    """Render the article pages of ``items`` into ``staging``: each page's content hash
-    and link-check scan, or the template's problem."""
-    try:
-        texts = render_articles(environment(project.root), project.settings, items)
-    except jinja2.TemplateError as exc:
-        return {}, {}, [template_problem(project.root, exc)]
-    pages: dict[str, str] = {}
-    scans: dict[str, Scan] = {}
-    for path, text in texts.items():
-        encoded = text.encode("utf-8")
-        write_file(staging, path, encoded)
-        pages[path] = content_hash(encoded)
-        scans[path] = scan_page(text)
-    return pages, scans, []

@@ -131,11 +131,7 @@ def write_index(store: Store, last: SiteIndex, summaries: Mapping[str, Summary],
     folder = store.folder / "batches"
     index = {key: _at(summaries[key], folder / f"{key}.text") for key in summaries if key in kept}
     if last.token:
-        added = {
-            key: summary
-            for key, summary in index.items()
-            if key not in last.base or key in last.changed or _made_again(summary, last.summaries.get(key))
-        }
+        added = _added(last, index)
         dropped = last.base - index.keys()
         if len(added) + len(dropped) <= max(16, len(index) // 16):
             if added or dropped or last.changed:
@@ -143,6 +139,16 @@ def write_index(store: Store, last: SiteIndex, summaries: Mapping[str, Summary],
             return
     store.drop(KIND, CHANGES)
     store.put(KIND, KEY, (_token(index), index))
+
+
+def _added(last: SiteIndex, index: Mapping[str, Summary]) -> dict[str, Summary]:
+    """The summaries of ``index`` that the base ``last`` was read from does not hold as they
+    are: new keys, keys already changed since that base, and batches summarized again."""
+    return {
+        key: summary
+        for key, summary in index.items()
+        if key not in last.base or key in last.changed or _made_again(summary, last.summaries.get(key))
+    }
 
 
 def _made_again(summary: Summary, held: Summary | None) -> bool:

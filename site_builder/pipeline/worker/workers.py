@@ -47,7 +47,7 @@ class Loaded:
     """Why it did not load, or a wrong item in its ``revisions``."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Job:
     """What every worker task needs to know about the site."""
 
