@@ -1,4 +1,4 @@
-"""The fixtures of the browser tests: Debian's Chromium, and one browser driving it."""
+"""The fixtures of the browser tests: Debian's Chromium, and one browser driving it for the run."""
 
 from __future__ import annotations
 
@@ -10,6 +10,17 @@ from playwright.sync_api import Browser
 
 from tests.browser.pages import debian_chromium, launched
 
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each browser test module is one ``xdist_group``: under ``-n`` (with ``--dist loadgroup``,
+    set in ``pyproject.toml``) its tests run on one worker, which builds the module's site once,
+    instead of every worker building it for the few tests it drew."""
+    for item in items:
+        if item.path.parent == HERE:
+            item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
+
 
 @pytest.fixture(scope="session")
 def chromium() -> Path:
@@ -17,8 +28,9 @@ def chromium() -> Path:
     return debian_chromium()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser(chromium: Path) -> Iterator[Browser]:
-    """One Chromium for the whole module."""
+    """One Chromium for the whole run: each test opens a context of its own in it (a context
+    costs a few milliseconds, a browser a second)."""
     with launched(chromium) as running:
         yield running

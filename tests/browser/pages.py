@@ -10,7 +10,7 @@ import os
 import threading
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,13 +184,25 @@ def watched_page(browser: Browser, site: Site, **context_args: Any) -> Iterator[
 
 def visit(page: Page, watch: Watch, site: Site, path: str) -> None:
     """Open a page of the site and let it settle: lazy images loaded, no request in flight."""
+    start_visit(page, watch, site, path)
+    settle(page)
+
+
+def start_visit(page: Page, watch: Watch, site: Site, path: str) -> None:
+    """Navigate to a page of the site and check its status, without waiting for it to load: a
+    page of :func:`visit_all` loads while the others are asked for."""
     url = site.url(path)
     expected = 404 if path == MISSING_PATH else 200
     if expected == 404:
         watch.expected_404.add(url)
-    response = page.goto(url, wait_until="load")
+    response = page.goto(url, wait_until="commit")
     assert response is not None, f"no response for {url}"
     assert response.status == expected, f"{url}: HTTP {response.status}, expected {expected}"
+
+
+def settle(page: Page) -> None:
+    """Wait until the page has loaded, with its lazy images too."""
+    page.wait_for_load_state("load")
     # Lazy images load only near the viewport: bring every one in, then wait for them all.
     page.evaluate(
         """async () => {
@@ -198,3 +210,33 @@ def visit(page: Page, watch: Watch, site: Site, path: str) -> None:
             await Promise.all([...document.images].map(img => img.decode().catch(() => null)));
         }"""
     )
+
+
+def visit_all(
+    context: BrowserContext,
+    site: Site,
+    paths: list[str],
+    check: Callable[[Page, str], list[str]],
+    tabs: int = 6,
+) -> list[str]:
+    """Visit each of ``paths`` in ``tabs`` watched tabs at once, each settled and then idle (no
+    request for half a second), and ``check`` it; what ``check`` and each watch found, by path.
+
+    Each page waits for the network to be idle, so a late request that fails is seen: the tabs
+    overlap those waits instead of taking them one after the other."""
+    opened = [watch_page(context, site) for _ in range(min(tabs, len(paths)))]
+    failures: list[str] = []
+    try:
+        for start in range(0, len(paths), len(opened)):
+            batch = list(zip(opened, paths[start : start + len(opened)], strict=False))
+            for (page, watch), path in batch:
+                start_visit(page, watch, site, path)
+            for (page, watch), path in batch:
+                settle(page)
+                page.wait_for_load_state("networkidle")
+                failures += [f"{path}: {line}" for line in [*check(page, path), *watch.problems]]
+                watch.problems.clear()
+    finally:
+        for page, _ in opened:
+            page.close()
+    return failures

@@ -16,17 +16,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from site_builder import cli
 from site_builder.search.shards import shard_count, shard_of
 from tests.browser.pages import (
     DESKTOP,
     MISSING_PATH,
+    TIMEOUT_MS,
     Site,
     SiteHandler,
     serving,
     visit,
+    visit_all,
     watched_page,
 )
 from tests.render.test_sub_path import filler_word, make_site
@@ -156,16 +158,18 @@ def test_every_page_of_the_all_features_site_loads_below_the_path(
     paths = ["/" + p.relative_to(all_features.root).as_posix() for p in all_features.root.rglob("*.html")]
     paths = [*sorted(p.removesuffix("index.html") for p in paths), MISSING_PATH]
     assert "/articles/growing-note/diff/4/" in paths and "/articles/draft-note/" in paths
-    failures = []
-    with watched_page(browser, all_features, viewport=DESKTOP) as (page, watch):  # one tab, page after page
-        for path in paths:
-            visit(page, watch, all_features, path)
-            page.wait_for_load_state("networkidle")
-            sheets = page.evaluate("[...document.styleSheets].map(s => s.href)")
-            if all_features.base + "/theme/style.css" not in sheets:
-                failures.append(f"{path}: the theme is not loaded: {sheets}")
-            failures += [f"{path}: {problem}" for problem in watch.problems]
-            watch.problems.clear()
+
+    def theme_missing(page: Page, path: str) -> list[str]:
+        sheets = page.evaluate("[...document.styleSheets].map(s => s.href)")
+        loaded = all_features.base + "/theme/style.css" in sheets
+        return [] if loaded else [f"the theme is not loaded: {sheets}"]
+
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        failures = visit_all(context, all_features, paths, theme_missing)
+    finally:
+        context.close()
     assert not failures, "\n".join(failures)
 
 
