@@ -10,17 +10,6 @@ from playwright.sync_api import Browser
 
 from tests.browser.pages import debian_chromium, launched
 
-HERE = Path(__file__).parent
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each browser test module is one ``xdist_group``: under ``-n`` (with ``--dist loadgroup``,
-    set in ``pyproject.toml``) its tests run on one worker, which builds the module's site once,
-    instead of every worker building it for the few tests it drew."""
-    for item in items:
-        if item.path.parent == HERE:
-            item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
-
 
 @pytest.fixture(scope="session")
 def chromium() -> Path:
