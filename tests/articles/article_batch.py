@@ -9,7 +9,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from reference import load_site
+from tests.support.reference import load_site
 
 ROOT = Path(__file__).resolve().parents[2]
 """The project's own site."""

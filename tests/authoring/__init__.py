@@ -1,0 +1,1 @@
+"""Tests of the authoring layer: the helpers' markup, escaping and Markdown."""

@@ -1,0 +1,1 @@
+"""The built sites in a real Chromium (marked ``browser``; they need /usr/bin/chromium)."""

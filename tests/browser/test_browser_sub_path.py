@@ -1,0 +1,197 @@
+"""A site built for a sub-path (``base_url = "https://example.org/sub/"``) in a real Chromium,
+served the way GitHub Pages serves a project site: the output folder mounted at ``/sub/``.
+
+Every page type is opened, the feed is followed from a page's own link, and a search runs in
+the search box over both shards of the index. The site with every feature at once
+(``tests/sites/all_features``, with ``--drafts --future``) is served at ``/sub/dir/``: each of
+its pages is opened, and searches in its three languages open their article. The page watch of
+``test_browser`` aborts and reports every request that leaves the path, and reports every failed
+request and every HTTP error but the deliberate visit of a missing page.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from site_builder import cli
+from site_builder.search.shards import shard_count, shard_of
+from tests.browser.pages import (
+    DESKTOP,
+    MISSING_PATH,
+    TIMEOUT_MS,
+    Site,
+    SiteHandler,
+    serving,
+    visit,
+    visit_all,
+    watched_page,
+)
+from tests.render.test_sub_path import filler_word, make_site
+from tests.whole_site.test_all_features import BASES, build, copy_site
+
+pytestmark = pytest.mark.browser
+
+PREFIX = "/sub"
+FILLERS = 9  # with the four batches of the site: thirteen batches, two search shards
+PAGES = [
+    pytest.param("/", id="home"),
+    pytest.param("/articles/links-below-a-path/", id="article-with-cover-figure-and-links"),
+    pytest.param("/articles/hangul-keys/", id="article-with-a-fragment-link"),
+    pytest.param("/categories/paths/", id="category"),
+    pytest.param("/categories/", id="categories"),
+    pytest.param(MISSING_PATH, id="404"),
+]
+
+
+def mounted_at(prefix: str) -> type[SiteHandler]:
+    """A handler serving the output folder mounted at ``prefix`` + ``/``: nothing answers
+    outside it (a missing page below it gets the site's 404.html, as GitHub Pages serves a
+    project site's)."""
+
+    class _MountedHandler(SiteHandler):
+        def send_head(self):  # type: ignore[no-untyped-def]
+            if not self.path.startswith(prefix + "/"):
+                self.send_error(404)
+                return None
+            return super().send_head()
+
+        def translate_path(self, path: str) -> str:
+            return super().translate_path(path.removeprefix(prefix))
+
+    return _MountedHandler
+
+
+@pytest.fixture(scope="module")
+def site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The sub-path site with filler articles, built once and mounted at ``/sub/``.
+    ``Site.base`` ends in ``/sub``: a request to any other path is aborted and reported."""
+    root = make_site(tmp_path_factory.mktemp("sub-path"), "https://example.org/sub/", fillers=FILLERS)
+    assert cli.main(["build", "--root", str(root)]) == 0
+    out = root / "build"
+    with serving(out, mounted_at(PREFIX)) as base:
+        yield Site(out, base + PREFIX, {}, [])
+
+
+def filler_of_shard(shard: int) -> int:
+    """A filler article whose batch falls in ``shard`` of the index."""
+    batches = sorted(
+        ["databases_ru", "hangul_ko", "links_en", "retry_en"] + [f"filler_{n:02d}" for n in range(FILLERS)]
+    )
+    count = shard_count(len(batches))
+    assert count == 2, f"{len(batches)} batches make {count} shards"
+    return next(n for n in range(FILLERS) if shard_of(f"filler_{n:02d}", count) == shard)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_type_loads_below_the_path(browser: Browser, site: Site, path: str) -> None:
+    with watched_page(browser, site, viewport=DESKTOP) as (page, watch):
+        visit(page, watch, site, path)  # a missing page must answer 404 with the site's page
+        page.wait_for_load_state("networkidle")
+        sheets = page.evaluate("[...document.styleSheets].map(s => s.href)")
+        assert site.base + "/theme/style.css" in sheets, f"{path}: the theme is not loaded: {sheets}"
+        assert page.locator(".pagefind-ui__search-input").count() == 1, f"{path}: no search box"
+        assert not watch.problems, "\n".join(watch.problems)
+
+
+def test_the_feed_link_and_the_way_home_from_the_404_page(browser: Browser, site: Site) -> None:
+    with watched_page(browser, site, viewport=DESKTOP) as (page, watch):
+        visit(page, watch, site, MISSING_PATH)
+        page.locator("main a").first.click()
+        page.wait_for_url(site.base + "/")
+        assert page.locator(".cards .card").count() > 0
+        feed = page.locator(".site-nav a").last.get_attribute("href")
+        alternate = page.locator("link[type='application/atom+xml']").get_attribute("href")
+        assert feed == alternate == "/sub/feed.xml"
+        # Shown as a document, the feed has no icon link, and Chromium may ask the host's own
+        # /favicon.ico for it (not always: it races the check below): the host's, not the site's.
+        watch.expected_404.add(urllib.parse.urljoin(page.url, "/favicon.ico"))
+        response = page.goto(urllib.parse.urljoin(page.url, feed))
+        assert response is not None and response.status == 200
+        assert response.text().lstrip().startswith("<?xml")
+        assert not watch.problems, "\n".join(watch.problems)
+
+
+@pytest.mark.parametrize("shard", [0, 1], ids=["first-shard", "merged-shard"])
+def test_search_finds_an_article_and_opens_it(browser: Browser, site: Site, shard: int) -> None:
+    n = filler_of_shard(shard)
+    expected = f"{PREFIX}/articles/filler-{n:02d}/"
+    with watched_page(browser, site, viewport=DESKTOP) as (page, watch):
+        visit(page, watch, site, "/")
+        page.locator(".pagefind-ui__search-input").fill(filler_word(n))
+        result = page.locator(f'.pagefind-ui__result-link[href="{expected}"]')
+        result.wait_for(state="visible")
+        hrefs = page.locator(".pagefind-ui__result-link").evaluate_all(
+            "els => els.map(a => a.getAttribute('href'))"
+        )
+        assert hrefs == [expected], f"{filler_word(n)!r} found {hrefs}"
+        result.click()
+        page.wait_for_url(site.base.removesuffix(PREFIX) + expected)
+        assert page.locator("article h1").inner_text().strip() == f"Filler {n}"
+        page.wait_for_load_state("networkidle")
+        assert not watch.problems, "\n".join(watch.problems)
+
+
+# --- every feature at once, two folders deep ----------------------------------------------------
+
+ALL_PREFIX = "/sub/dir"
+
+
+@pytest.fixture(scope="module")
+def all_features(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """``tests/sites/all_features`` built with ``--drafts --future`` (every page it can have)
+    below ``/sub/dir/``, at the build date of ``tests/whole_site/test_all_features.py``, mounted there."""
+    folder = tmp_path_factory.mktemp("all-features")
+    built = build(copy_site(folder, BASES["sub-dir"]), folder / "out", "--drafts", "--future")
+    assert built.code == 0, built.err
+    with serving(built.out, mounted_at(ALL_PREFIX)) as base:
+        yield Site(built.out, base + ALL_PREFIX, {}, [])
+
+
+def test_every_page_of_the_all_features_site_loads_below_the_path(
+    browser: Browser, all_features: Site
+) -> None:
+    paths = ["/" + p.relative_to(all_features.root).as_posix() for p in all_features.root.rglob("*.html")]
+    paths = [*sorted(p.removesuffix("index.html") for p in paths), MISSING_PATH]
+    assert "/articles/growing-note/diff/4/" in paths and "/articles/draft-note/" in paths
+
+    def theme_missing(page: Page, path: str) -> list[str]:
+        sheets = page.evaluate("[...document.styleSheets].map(s => s.href)")
+        loaded = all_features.base + "/theme/style.css" in sheets
+        return [] if loaded else [f"the theme is not loaded: {sheets}"]
+
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        failures = visit_all(context, all_features, paths, theme_missing)
+    finally:
+        context.close()
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize(
+    ("word", "slug", "title"),
+    [
+        pytest.param("zeppelinword", "growing-note", "A growing note", id="en"),
+        pytest.param("уникален", "keys-ru", "Один ключ — одна строка", id="ru"),
+        pytest.param("저장합니다", "hangul-notes", "멱등성 키 정리", id="ko"),
+    ],
+)
+def test_search_on_the_all_features_site_opens_the_article(
+    browser: Browser, all_features: Site, word: str, slug: str, title: str
+) -> None:
+    expected = f"{ALL_PREFIX}/articles/{slug}/"
+    with watched_page(browser, all_features, viewport=DESKTOP) as (page, watch):
+        visit(page, watch, all_features, "/")
+        page.locator(".pagefind-ui__search-input").fill(word)
+        result = page.locator(f'.pagefind-ui__result-link[href="{expected}"]')
+        result.wait_for(state="visible")
+        result.click()
+        page.wait_for_url(all_features.base.removesuffix(ALL_PREFIX) + urllib.parse.quote(expected))
+        assert page.locator("article h1").inner_text().strip() == title
+        page.wait_for_load_state("networkidle")
+        assert not watch.problems, "\n".join(watch.problems)

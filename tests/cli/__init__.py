@@ -1,0 +1,1 @@
+"""Tests of the command line: exit codes, output and usage errors."""

@@ -1,0 +1,1 @@
+"""Tests of the chrome's languages: label tables and plural forms."""

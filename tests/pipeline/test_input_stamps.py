@@ -1,0 +1,155 @@
+"""A build trusts a batch module's stat, as git trusts its index, instead of reading and
+hashing it again — but never the stat of a file changed just before it was hashed, never
+across a change to what every batch depends on, and never once the ctime has moved."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from site_builder.pipeline.cache import inputs as freshness
+from site_builder.pipeline.cache.reuse import Reuse
+from site_builder.pipeline.cache.store import Store
+from site_builder.settings.project import Project
+from tests.support.sites import MakeSite, RunCli
+
+BATCH = """\
+from site_builder import Source, paragraph, revision
+
+revisions = [
+    revision(
+        slug="{slug}",
+        title="Заголовок {slug}",
+        published="2026-01-01",
+        categories=["Тесты"],
+        excerpt="Короткое описание статьи для списка.",
+        body=[paragraph("{text} Ещё несколько слов, чтобы хватило длины.")],
+        sources=[
+            Source(title="A", url="https://a.example/", note="a"),
+            Source(title="B", url="https://b.example/", note="b"),
+        ],
+    ),
+]
+"""
+
+
+@pytest.fixture
+def site(make_site: MakeSite) -> Path:
+    return make_site(
+        {f"articles/batch_{n}.py": BATCH.format(slug=f"article-{n}", text="Текст статьи.") for n in "abc"}
+    )
+
+
+def hashed(root: Path, known: dict[str, freshness.Stamp] | None = None) -> freshness.Inputs:
+    project = Project.read(root)
+    assert project.problems == ()
+    return freshness.hash_inputs(project, root / "build", known)
+
+
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The batch modules read (and hashed) from now on."""
+    seen: list[Path] = []
+    real = freshness.batch_key
+
+    def counting(common: str, path: Path) -> str:
+        seen.append(path)
+        return real(common, path)
+
+    monkeypatch.setattr(freshness, "batch_key", counting)
+    return seen
+
+
+def clock_at(monkeypatch: pytest.MonkeyPatch, now: int) -> None:
+    """Make ``hash_inputs`` see ``now`` (ns) as the current time; nothing else is affected."""
+    monkeypatch.setattr(freshness, "time", SimpleNamespace(time_ns=lambda: now))
+
+
+def test_a_file_changed_just_before_it_was_hashed_gets_no_stamp(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The clock is set from the files' own times (a ctime cannot be set), so the outcome
+    # does not depend on how long writing the site took.
+    modules = sorted((site / "articles").glob("batch_*.py"))
+    changed = [max(p.stat().st_mtime_ns, p.stat().st_ctime_ns) for p in modules]
+    assert len(changed) == 3
+    clock_at(monkeypatch, min(changed) + freshness.RACY_NS)  # every change is at most RACY_NS old
+    assert hashed(site).stamps == {}
+    clock_at(monkeypatch, max(changed) + freshness.RACY_NS + 1)  # every change is older: trusted
+    assert sorted(hashed(site).stamps) == ["batch_a.py", "batch_b.py", "batch_c.py"]
+
+
+def test_an_unchanged_module_is_not_read_again(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(freshness, "RACY_NS", 0)
+    first = hashed(site)
+    assert sorted(first.stamps) == ["batch_a.py", "batch_b.py", "batch_c.py"]
+    seen = reads(monkeypatch)
+
+    second = hashed(site, first.stamps)
+
+    assert seen == []
+    assert second.keys == first.keys and second.key == first.key
+
+
+def test_an_edit_that_puts_size_and_mtime_back_is_read_again(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(freshness, "RACY_NS", 0)
+    first = hashed(site)
+    module = site / "articles/batch_b.py"
+    before = module.stat()
+    text = module.read_text("utf-8")
+    module.write_text(text.replace("Текст статьи.", "Текст статьи!"), "utf-8")  # same size
+    os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (module.stat().st_size, module.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    seen = reads(monkeypatch)
+
+    second = hashed(site, first.stamps)
+
+    assert seen == [module]
+    assert second.keys[module] != first.keys[module]
+    assert second.key != first.key
+
+
+def test_a_change_to_what_every_batch_depends_on_reads_every_module_again(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(freshness, "RACY_NS", 0)
+    first = hashed(site)
+    (site / "templates").mkdir()
+    (site / "templates/extra.html").write_text("<p>x</p>", "utf-8")
+    seen = reads(monkeypatch)
+
+    second = hashed(site, first.stamps)
+
+    assert sorted(p.name for p in seen) == ["batch_a.py", "batch_b.py", "batch_c.py"]
+    assert second.common != first.common
+
+
+def test_a_build_keeps_the_stamps_and_the_next_build_of_an_edit_uses_them(
+    site: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(freshness, "RACY_NS", 0)
+    assert run_cli(["build", "--root", str(site)]).code == 0
+    kept = Reuse.of(site, site / "build").stamps()
+    assert sorted(kept) == ["batch_a.py", "batch_b.py", "batch_c.py"]
+    module = site / "articles/batch_c.py"
+    module.write_text(module.read_text("utf-8").replace("Текст статьи.", "Новый текст."), "utf-8")
+    seen = reads(monkeypatch)
+
+    result = run_cli(["build", "--root", str(site)])
+
+    assert result.code == 0, result.err
+    assert seen == [module]
+    assert "Новый текст." in (site / "build/articles/article-c/index.html").read_text("utf-8")
+
+
+def test_a_damaged_stamp_is_no_stamp(site: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(freshness, "RACY_NS", 0)
+    first = hashed(site)
+    entry = first.stamps["batch_a.py"]
+    Store.of(site).put("inputs", "batches", {"batch_a.py": (*entry[:5], None), "batch_b.py": "x"})
+
+    assert Reuse.of(site, site / "build").stamps() == {}

@@ -1,0 +1,1 @@
+"""Tests of the pytest plugin: a site's revisions and fixtures as test items."""

@@ -1,0 +1,1 @@
+"""Tests of rendering: pages, feeds, revisions, drafts, images, sharing and sub-paths."""

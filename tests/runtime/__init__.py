@@ -1,0 +1,1 @@
+"""Tests of process plumbing: interrupts and pickled cache state."""

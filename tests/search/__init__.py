@@ -1,0 +1,1 @@
+"""Tests of the search index: Pagefind's shards over the staged site."""

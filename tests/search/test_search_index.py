@@ -1,0 +1,148 @@
+"""The search indexer reads the staged site in place: Pagefind is told which pages form a
+shard by a glob, so a page's path must reach it as a literal path whatever it holds. A built
+site's index, in two shards, leads the search box to its pages at the root and below a path."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from site_builder.pipeline.staging.folder import link
+from site_builder.search.indexing import Index, Indexing
+from site_builder.search.shards import shard_count
+from tests.support.site_urls import dead_urls, search_urls
+from tests.support.sites import HEADER, base_url_at, build_quietly, settings_at, write_site
+
+PAGE = """<!doctype html><html lang="en"><head><title>{title}</title></head>
+<body><main data-pagefind-body><h1>{title}</h1><p>{word} is here.</p></main></body></html>
+"""
+
+ODD = "odd{b},c*[x]?/index.html"
+"""A folder name made of the characters a glob reads as syntax (Pagefind reads a backslash
+in a path as a Windows separator: our slugs never hold one)."""
+
+
+def open_indexing(staging: Path, names: list[str], jobs: int) -> Indexing:
+    """An index of the staged site with nothing kept from earlier builds."""
+    indexing = Indexing(
+        staging=staging,
+        kept=None,
+        scratch=staging.parent / "scratch",
+        language="en",
+        live_bundle=lambda _key: None,
+        jobs=jobs,
+    )
+    indexing.start(names)
+    return indexing
+
+
+def finished(indexing: Indexing, staging: Path) -> Index:
+    """Finish the index and publish its bundles into the staging folder, as a build does."""
+    index = indexing.finish()
+    for path, source in index.files.items():
+        link(source, staging / path)
+    return index
+
+
+def indexed_urls(bundle: Path) -> set[str]:
+    """The page URLs of every fragment of a Pagefind bundle."""
+    urls = set()
+    for fragment in (bundle / "fragment").iterdir():
+        data = gzip.decompress(fragment.read_bytes())
+        urls.add(json.loads(data[data.index(b"{") :])["url"])
+    return urls
+
+
+@pytest.mark.parametrize("chosen", [[ODD], ["plain/index.html", ODD], ["plain/index.html"]])
+def test_a_shard_indexes_its_pages_and_nothing_else_of_the_staged_site(
+    tmp_path: Path, chosen: list[str]
+) -> None:
+    staging = tmp_path / "staging"
+    pages = {ODD: "zyxodd", "plain/index.html": "zyx", "stray/index.html": "zyxstray", "oddb/index.html": "x"}
+    for path, word in pages.items():
+        (staging / path).parent.mkdir(parents=True, exist_ok=True)
+        (staging / path).write_text(PAGE.format(title=word, word=word), "utf-8")
+    indexing = open_indexing(staging, [], jobs=1)
+
+    indexing.everything({path: "sha-" + path for path in chosen})
+    index = finished(indexing, staging)
+
+    assert index.problems == ()
+    assert list(index.bundles) == ["pagefind"]
+    expected = {"/" + path.removesuffix("index.html") for path in chosen}
+    assert indexed_urls(staging / "pagefind") == expected
+
+
+def test_a_shard_starts_when_the_last_of_its_batches_arrives_and_only_then(tmp_path: Path) -> None:
+    staging = tmp_path / "staging"
+    names = [f"batch_{n:05d}" for n in range(25)]  # three shards of about ten batches
+    pages = {}
+    for name in names:
+        path = f"articles/{name.replace('_', '-')}/index.html"
+        (staging / path).parent.mkdir(parents=True)
+        (staging / path).write_text(PAGE.format(title=name, word="zyx" + name[-5:]), "utf-8")
+        pages[name] = {path: "sha-" + name}
+    indexing = open_indexing(staging, names, jobs=2)
+    by_shard: dict[int, list[str]] = {}
+    for name in names:
+        by_shard.setdefault(indexing.shard_number(name), []).append(name)
+    assert sorted(by_shard) == [0, 1, 2]
+
+    first, *rest = by_shard[1]
+    for name in rest:
+        indexing.arrived(name, pages[name])
+        indexing.arrived(name, pages[name])  # told twice: counted once
+    assert indexing.shards == []
+    indexing.arrived(first, pages[first])
+    assert [shard.number for shard in indexing.shards] == [1]
+    assert set(indexing.shards[0].pages) == {path for name in by_shard[1] for path in pages[name]}
+
+    for name in by_shard[0] + by_shard[2]:
+        indexing.arrived(name, pages[name])
+    index = finished(indexing, staging)
+
+    assert index.problems == ()
+    assert list(index.bundles) == ["pagefind", "pagefind/shard-01", "pagefind/shard-02"]
+    for number, folder in enumerate(index.bundles):  # published in shard order, whatever finished first
+        urls = {"/" + path.removesuffix("index.html") for name in by_shard[number] for path in pages[name]}
+        assert indexed_urls(staging / folder) == urls
+
+
+PAGES_BATCH = (
+    HEADER
+    + """
+revisions = [revision(
+    slug="page-{n:02d}", title="Page {n}", categories=["Pages"], excerpt="A page.",
+    published="2020-01-{day:02d}", body=[paragraph("The words of page {n}.")],
+    sources=[Source(title="A", url="https://a.example/", note="a"),
+             Source(title="B", url="https://b.example/", note="b")])]
+"""
+)
+BATCHES = 12
+
+
+@pytest.fixture(scope="module")
+def sharded(base_path: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A site of :data:`BATCHES` one-page batches (two shards), built once at each base path."""
+    assert shard_count(BATCHES) == 2
+    files = {f"articles/page_{n:02d}.py": PAGES_BATCH.format(n=n, day=n + 1) for n in range(BATCHES)}
+    return build_quietly(write_site(tmp_path_factory.mktemp("sharded"), files, settings_at(base_path)))
+
+
+def test_every_bundle_and_result_of_a_built_index_leads_to_a_page_below_the_base_path(
+    sharded: Path, base_path: str
+) -> None:
+    base_url = base_url_at(base_path)
+    found = search_urls(sharded, base_url)
+
+    bundles = [f.url for f in found if f.where.endswith("bundle")]
+    assert bundles == [f"{base_path}pagefind/", f"{base_path}pagefind/shard-01/"]
+    # Results are site-relative in the index; the search box resolves them below the base path.
+    results = sorted(f.resolved for f in found if f.where.endswith(" url"))
+    assert results == [f"{base_url}articles/page-{n:02d}/" for n in range(BATCHES)]
+    assert dead_urls(sharded, base_url, found) == []
+    script = (sharded / "pagefind/site-search.js").read_text("utf-8")
+    assert script.count(f'baseUrl: "{base_path}"') == (0 if base_path == "/" else 2)

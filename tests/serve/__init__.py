@@ -1,0 +1,1 @@
+"""Tests of ``site-builder serve``: a real process, real HTTP, real file edits."""

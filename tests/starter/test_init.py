@@ -1,0 +1,356 @@
+"""``site-builder init`` and ``site-builder new``: a starter site that builds at once, and a
+revision skeleton whose only problem is the fixture stub its author has to write."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+import yaml
+
+from site_builder import __version__
+from site_builder.settings.project import Settings
+from tests.support.sites import HEADER, MakeSite, RunCli, tree
+
+EPOCH, EPOCH_DATE = "1592438400", "2020-06-18"
+"""``SOURCE_DATE_EPOCH`` for the tests, and its date in UTC."""
+SLUG = "your-first-verified-article"
+WRITTEN = [
+    "pyproject.toml",
+    ".gitignore",
+    ".github/workflows/site.yml",
+    "articles/first_article.py",
+    "assets/first-article/how-a-page-is-made.svg",
+]
+
+
+@pytest.fixture(autouse=True)
+def fixed_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+
+
+@pytest.fixture
+def starter(tmp_path: Path, run_cli: RunCli) -> Path:
+    """An English starter site, written and not yet built."""
+    result = run_cli(["init", str(tmp_path / "site")])
+    assert result.code == 0, result.err
+    return tmp_path / "site"
+
+
+# --- init: the site builds at once, in each language --------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "ko"])
+def test_the_starter_site_builds_and_validates_with_zero_problems(
+    tmp_path: Path, run_cli: RunCli, lang: str
+) -> None:
+    root = tmp_path / "new-site"
+    result = run_cli(["init", str(root), "--lang", lang])
+    assert result.code == 0, result.err
+    assert result.out == ""
+    assert [line.removeprefix("wrote ") for line in result.err.splitlines()[: len(WRITTEN)]] == [
+        str(root / path) for path in WRITTEN
+    ]
+    assert result.err.endswith(f"next:\n  cd {root}\n  site-builder build\n  site-builder serve\n")
+    assert sorted(tree(root)) == sorted(WRITTEN)
+
+    built = run_cli(["build", "--root", str(root)])
+    assert built.code == 0, built.err
+    page = (root / "build" / "articles" / SLUG / "index.html").read_text("utf-8")
+    assert f'<html lang="{lang}"' in page
+    assert "how-a-page-is-made.svg" in page
+    checked = run_cli(["validate", "--root", str(root), "--format", "github"])
+    assert (checked.code, checked.out) == (0, ""), checked.err
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "ko"])
+def test_lang_sets_the_site_language_and_the_article_is_dated_by_source_date_epoch(
+    tmp_path: Path, run_cli: RunCli, lang: str
+) -> None:
+    assert run_cli(["init", str(tmp_path), "--lang", lang]).code == 0
+    settings = tomllib.loads((tmp_path / "pyproject.toml").read_text("utf-8"))["tool"]["site_builder"]
+    assert settings["language"] == lang
+    assert f'published="{EPOCH_DATE}"' in (tmp_path / "articles" / "first_article.py").read_text("utf-8")
+
+
+def test_init_without_dir_writes_into_the_current_folder(
+    tmp_path: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(["init"])
+    assert result.code == 0, result.err
+    assert sorted(tree(tmp_path)) == sorted(WRITTEN)
+    assert "cd " not in result.err  # already there
+
+
+def test_init_takes_the_folder_as_root_too(tmp_path: Path, run_cli: RunCli) -> None:
+    assert run_cli(["init", "--root", str(tmp_path)]).code == 0
+    assert sorted(tree(tmp_path)) == sorted(WRITTEN)
+    assert run_cli(["init", str(tmp_path / "a"), "--root", str(tmp_path / "b")]).code == 2
+
+
+def test_the_settings_list_every_other_setting_with_its_default(starter: Path) -> None:
+    text = (starter / "pyproject.toml").read_text("utf-8")
+    assert set(tomllib.loads(text)["tool"]["site_builder"]) == {"title", "base_url", "language"}
+    defaults = Settings()
+    for field in fields(Settings):
+        if field.name in ("title", "base_url", "language"):
+            continue
+        line = re.search(rf"^# {field.name} = (\S+)", text, re.MULTILINE)
+        assert line is not None, f"{field.name} is not listed"
+        value = tomllib.loads(f"v = {line.group(1)}")["v"]
+        default = getattr(defaults, field.name)
+        assert value == (list(default) if isinstance(default, tuple) else default), field.name
+
+
+def test_gitignore_ignores_the_output_and_the_cache(starter: Path) -> None:
+    lines = (starter / ".gitignore").read_text("utf-8").splitlines()
+    assert "/build/" in lines
+    assert "/.site-builder-cache/" in lines
+
+
+# --- init: the GitHub Actions workflow -------------------------------------------------------------
+
+
+def workflow(root: Path) -> dict[str, object]:
+    loaded = yaml.safe_load((root / ".github" / "workflows" / "site.yml").read_text("utf-8"))
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def steps_of(job: dict[str, object]) -> list[dict[str, object]]:
+    steps = job["steps"]
+    assert isinstance(steps, list)
+    return steps
+
+
+def test_the_workflow_validates_pull_requests(starter: Path) -> None:
+    flow = workflow(starter)
+    on = flow.get("on", flow.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert isinstance(on, dict)
+    assert "pull_request" in on
+    assert on["push"] == {"branches": ["main"]}
+    jobs = flow["jobs"]
+    assert isinstance(jobs, dict)
+    assert set(jobs) == {"validate", "deploy"}
+    validate = jobs["validate"]
+    assert validate["if"] == "github.event_name == 'pull_request'"
+    runs = [step.get("run") for step in steps_of(validate)]
+    assert f'python -m pip install "site-builder=={__version__}"' in runs
+    assert runs[-1] == "site-builder validate --format github"
+
+
+def test_the_workflow_builds_and_deploys_pushes_to_github_pages(starter: Path) -> None:
+    jobs = workflow(starter)["jobs"]
+    assert isinstance(jobs, dict)
+    deploy = jobs["deploy"]
+    assert deploy["if"] == "github.event_name != 'pull_request'"
+    assert deploy["permissions"]["pages"] == "write"
+    assert deploy["permissions"]["id-token"] == "write"
+    assert deploy["environment"] == {
+        "name": "github-pages",
+        "url": "${{ steps.deployment.outputs.page_url }}",
+    }
+    steps = steps_of(deploy)
+    uses = [str(step.get("uses", "")).split("@")[0] for step in steps]
+    order = ["actions/configure-pages", "actions/upload-pages-artifact", "actions/deploy-pages"]
+    assert [u for u in uses if u in order] == order
+    runs = [step.get("run") for step in steps]
+    assert runs.index("site-builder build") < uses.index("actions/upload-pages-artifact")
+    assert f'python -m pip install "site-builder=={__version__}"' in runs
+    assert steps[uses.index("actions/upload-pages-artifact")]["with"] == {"path": "build/"}
+    assert steps[-1]["id"] == "deployment"
+
+
+# --- init: refuses a site, never overwrites ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({"pyproject.toml": '[tool.site_builder]\ntitle = "Mine"\n'}, "has [tool.site_builder]"),
+        ({"articles/mine.py": "revisions = []\n"}, "it has an articles/ folder"),
+    ],
+    ids=["settings", "articles"],
+)
+def test_init_refuses_a_folder_that_holds_a_site(
+    tmp_path: Path, run_cli: RunCli, files: dict[str, str], message: str
+) -> None:
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, "utf-8")
+    before = tree(tmp_path)
+    result = run_cli(["init", str(tmp_path)])
+    assert result.code == 2
+    assert f"site-builder: {tmp_path} already holds a site: " in result.err
+    assert message in result.err
+    assert tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("existing", WRITTEN[:3])
+def test_init_writes_nothing_when_a_file_it_would_write_exists(
+    tmp_path: Path, run_cli: RunCli, existing: str
+) -> None:
+    (tmp_path / existing).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / existing).write_text("mine\n", "utf-8")
+    before = tree(tmp_path)
+    result = run_cli(["init", str(tmp_path)])
+    assert result.code == 2
+    assert result.err == (
+        f"site-builder: {tmp_path / existing} already exists; nothing was written "
+        "(init never overwrites a file)\n"
+    )
+    assert tree(tmp_path) == before
+
+
+def test_init_refuses_a_file_as_its_folder(tmp_path: Path, run_cli: RunCli) -> None:
+    (tmp_path / "file").write_text("", "utf-8")
+    result = run_cli(["init", str(tmp_path / "file")])
+    assert result.code == 2
+    assert "is a file, not a folder" in result.err
+
+
+def test_init_rejects_an_unknown_language(tmp_path: Path, run_cli: RunCli) -> None:
+    assert run_cli(["init", str(tmp_path), "--lang", "de"]).code == 2
+    assert tree(tmp_path) == {}
+
+
+# --- new: a skeleton whose only problem is its fixture stub ---------------------------------------
+
+POST = (
+    HEADER
+    + """
+revisions = [
+    revision(
+        slug="existing-post", title="Existing", categories=["Notes"], excerpt="Already here.",
+        published="2020-01-02",  # before the tests' SOURCE_DATE_EPOCH: published, not scheduled
+        body=[paragraph("Enough words to pass the tiny limit of this test site.")],
+        sources=[Source(title="A", url="https://a.example/", note="a"),
+                 Source(title="B", url="https://b.example/", note="b")],
+    )
+]
+"""
+)
+
+
+def stub_problem(path: str, line: int, fixture: str) -> str:
+    return (
+        f"{path}:{line}: fixture {fixture}: checks failed: writeThisFixture = false (each check must be true)"
+    )
+
+
+def problems(err: str) -> list[str]:
+    return [line for line in err.splitlines() if re.match(r"^[^:\s]+:\d+: ", line)]
+
+
+def def_line(path: Path, function: str) -> int:
+    lines = path.read_text("utf-8").splitlines()
+    return next(n for n, text in enumerate(lines, 1) if text.startswith(f"def {function}("))
+
+
+def test_new_writes_a_batch_that_fails_only_on_its_fixture_stub(make_site: MakeSite, run_cli: RunCli) -> None:
+    root = make_site({"articles/post.py": POST})
+    result = run_cli(["new", "my-first-post", "--root", str(root)])
+    assert result.code == 0, result.err
+    module = root / "articles" / "my_first_post.py"
+    line = def_line(module, "my_first_post_result")
+    stub = f"articles/my_first_post.py:{line}: fixture my_first_post:my_first_post_result"
+    assert result.err.splitlines()[:2] == [
+        "wrote articles/my_first_post.py: a skeleton of my-first-post",
+        f"{stub}: a stub that fails (writeThisFixture = false) until you write it",
+    ]
+    assert result.err.endswith("then run:\n  site-builder validate\n")
+    text = module.read_text("utf-8")
+    assert f'published="{EPOCH_DATE}"' in text
+    assert 'slug="my-first-post"' in text
+
+    checked = run_cli(["validate", "--root", str(root)])
+    assert checked.code == 1
+    assert problems(checked.err) == [
+        stub_problem("articles/my_first_post.py", line, stub.split("fixture ")[1])
+    ]
+
+
+def test_new_batch_appends_to_the_module_without_touching_its_code(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
+    root = make_site({"articles/post.py": POST})
+    result = run_cli(["new", "second-post", "--batch", "post", "--root", str(root)])
+    assert result.code == 0, result.err
+    module = root / "articles" / "post.py"
+    text = module.read_text("utf-8")
+    assert text.startswith(POST)
+    assert text.endswith("revisions = [*revisions, second_post]\n")
+    line = def_line(module, "second_post_result")
+    assert result.err.startswith(
+        f"appended to articles/post.py: a skeleton of second-post\n"
+        f"articles/post.py:{line}: fixture post:second_post_result: a stub that fails"
+    )
+    listed = run_cli(["revisions", "--root", str(root)])  # fixtures not run: no problem yet
+    assert listed.code == 0, listed.err
+    assert [item["slug"] for item in json.loads(listed.out)] == ["existing-post", "second-post"]
+    checked = run_cli(["validate", "--root", str(root)])
+    assert problems(checked.err) == [stub_problem("articles/post.py", line, "post:second_post_result")]
+
+
+def test_new_batch_appends_after_a_last_line_without_a_newline(make_site: MakeSite, run_cli: RunCli) -> None:
+    root = make_site({"articles/post.py": POST.rstrip("\n")})
+    assert run_cli(["new", "second-post", "--batch", "post.py", "--root", str(root)]).code == 0
+    assert (root / "articles" / "post.py").read_text("utf-8").startswith(POST.rstrip("\n") + "\n\n\n# ---")
+    checked = run_cli(["validate", "--root", str(root)])
+    assert [p.split(": ")[1] for p in problems(checked.err)] == ["fixture post:second_post_result"]
+
+
+def test_new_in_a_starter_site_also_asks_for_the_body(starter: Path, run_cli: RunCli) -> None:
+    assert run_cli(["new", "next-post", "--root", str(starter)]).code == 0
+    line = def_line(starter / "articles" / "next_post.py", "next_post_result")
+    checked = run_cli(["validate", "--root", str(starter)])
+    found = problems(checked.err)
+    assert found[0] == stub_problem("articles/next_post.py", line, "next_post:next_post_result")
+    assert re.fullmatch(
+        r"articles/next_post\.py:\d+: next-post: body is \d+ characters; at least 5,000 are required",
+        found[1],
+    )
+    assert len(found) == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["new", "Bad_Slug"], "slug 'Bad_Slug' must be 3 to 120 characters of a-z, 0-9 and '-'"),
+        (["new", "ab"], "slug 'ab' must be 3 to 120 characters of a-z, 0-9 and '-'"),
+        (
+            ["new", "existing-post"],
+            "slug 'existing-post' is already used in articles/post.py; choose another slug",
+        ),
+        (["new", "post"], "articles/post.py already exists; use --batch post to add to it"),
+        (
+            ["new", "fresh-post", "--batch", "nope"],
+            "no batch articles/nope.py; without --batch, new writes a new module",
+        ),
+        (["new", "fresh-post", "--batch", "../post"], "no batch articles/../post.py"),
+    ],
+    ids=["format", "too-short", "duplicate", "module-exists", "no-batch", "batch-outside"],
+)
+def test_new_refuses_with_exit_2_and_writes_nothing(
+    make_site: MakeSite, run_cli: RunCli, argv: list[str], message: str
+) -> None:
+    root = make_site({"articles/post.py": POST})
+    before = tree(root)
+    result = run_cli([*argv, "--root", str(root)])
+    assert result.code == 2
+    assert result.err.startswith(f"site-builder: {message}")
+    assert tree(root) == before
+
+
+def test_new_batch_refuses_a_name_the_module_already_uses(make_site: MakeSite, run_cli: RunCli) -> None:
+    root = make_site({"articles/post.py": POST + "\nfresh_post_result = 1\n"})
+    before = tree(root)
+    result = run_cli(["new", "fresh-post", "--batch", "post", "--root", str(root)])
+    assert result.code == 2
+    assert "articles/post.py already uses the name 'fresh_post_result'" in result.err
+    assert tree(root) == before
