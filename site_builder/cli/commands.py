@@ -17,7 +17,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,7 +36,6 @@ from site_builder.settings.pyproject import PYPROJECT
 
 if TYPE_CHECKING:
     from site_builder.pipeline.site_check import Judged
-    from site_builder.pipeline.steps import Report
 
 # The pipeline (Markdown, templates, workers) is imported by the commands that use it:
 # a build with nothing to do answers without it.
@@ -143,10 +142,11 @@ def _build(args: argparse.Namespace, project: Project) -> int:
         report(last.warnings)
         _summary(True, last.revisions, last.pages, started, last.omitted)
         return 0
+    from site_builder.pipeline.events import Events
     from site_builder.pipeline.steps import build
 
     with _progress() as progress:
-        built = build(plan, jobs=args.jobs, report=progress)
+        built = build(plan, jobs=args.jobs, events=Events(step=progress))
     if built.problems:
         report(built.problems)
         print("nothing was written; the previous site is untouched", file=sys.stderr)
@@ -164,7 +164,7 @@ def _summary(unchanged: bool, revisions: int, pages: int, started: float, omitte
 
 
 @contextlib.contextmanager
-def _progress() -> Iterator[Report]:
+def _progress() -> Iterator[Callable[[str], None]]:
     """A live status line on a terminal; silence otherwise (CI gets the summary only)."""
     if not sys.stderr.isatty():
         yield lambda _step: None

@@ -25,12 +25,13 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.errors import Problem, SiteBuilderError, errors_in
 from site_builder.model.images import Assets
-from site_builder.model.schedule import Omitted
+from site_builder.pipeline.built import Built
+from site_builder.pipeline.events import SILENT, Events
 from site_builder.pipeline.loading import Hooks, default_jobs, load_batches
 from site_builder.pipeline.plan import Plan
 from site_builder.pipeline.publish import Swapped, publish, swap
@@ -39,45 +40,10 @@ from site_builder.pipeline.site_check import Judged, Memo, judge
 from site_builder.pipeline.sitewide.stage import Staged, stage_rest
 from site_builder.pipeline.staged_links import LinkCheck, check_links
 from site_builder.pipeline.staging import folder as staging
-from site_builder.pipeline.staging.preview import Show, changed
+from site_builder.pipeline.staging.preview import changed
 from site_builder.pipeline.worker.pool import Pool, StartMethod
 from site_builder.pipeline.worker.workers import Job
 from site_builder.search.indexing import Index, Indexing, never
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Built:
-    """The result of ``build``: problems (nothing written) or what was written."""
-
-    problems: tuple[Problem, ...]
-    """Every problem of every step; when not empty, the output was left untouched."""
-    revisions: int
-    """Revisions of the site."""
-    pages: int
-    """HTML pages written."""
-    files: int
-    """Files written in all."""
-    unchanged: bool = False
-    """Nothing had changed since the last build: nothing was written."""
-    omitted: Omitted = field(default_factory=Omitted)
-    """What the build left out (drafts, scheduled revisions)."""
-    warnings: tuple[Problem, ...] = ()
-    """Likely mistakes that did not stop the build (of the last build, when nothing changed)."""
-    superseded: bool = False
-    """A newer edit came once the pages were shown (``serve``): nothing was written, the
-    next build goes on from there."""
-
-    @classmethod
-    def failed(cls, problems: tuple[Problem, ...], revisions: int) -> Built:
-        """A build that wrote nothing, for ``problems``."""
-        return cls(problems=problems, revisions=revisions, pages=0, files=0)
-
-
-Report = Callable[[str], None]
-
-
-def print_nothing(_step: str) -> None:
-    """The default progress report: silence."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,31 +55,23 @@ class _Build:
     spool: Path
     """This build's scratch folder: the batches' texts, new search bundles."""
     indexing: Indexing
-    report: Report
+    events: Events
     jobs: int = 1
     """Worker processes it may use."""
     start: StartMethod | Pool = "fork"
     """How they start, or the pool they are."""
-    show: Show | None = None
-    """Told the changed files once the pages are checked, before the search index is done."""
-    newer: Callable[[], bool] = never
-    """Once the changed files are shown: whether a newer edit waits, so that the search index
-    need not be finished: the build ends there, without writing."""
 
 
 def build(
     plan: Plan,
     *,
     jobs: int | None = None,
-    report: Report = print_nothing,
     start: StartMethod | Pool = "fork",
-    show: Show | None = None,
-    newer: Callable[[], bool] = never,
+    events: Events = SILENT,
 ) -> Built:
     """Steps 1-10: a new site swapped in whole, or its problems and the old site untouched
-    (``start``: how its worker processes start, or a pool that outlives the build; ``show``:
-    told what changed as soon as the pages are checked, while the search index is finished;
-    ``newer``: then asked whether to give up waiting for that index)."""
+    (``start``: how its worker processes start, or a pool that outlives the build; ``events``:
+    told of each step, and of the changed files before the search index is done)."""
     target = plan.target
     try:
         staging.recover(target)  # what a killed build left, before anything else
@@ -134,7 +92,7 @@ def build(
     reuse = plan.reuse
     spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
     try:
-        return _build_into(plan, stage, spool, jobs, report, start, show, newer)
+        return _build_into(plan, stage, spool, jobs, start, events)
     except OSError as exc:
         staging.recover(target)  # a failure between the two renames: the old site goes back
         message = f"cannot write the site to {target}: {exc}; the previous site is untouched"
@@ -152,10 +110,8 @@ def _build_into(
     stage: staging.Stage,
     spool: Path,
     jobs: int | None,
-    report: Report,
     start: StartMethod | Pool,
-    show: Show | None,
-    newer: Callable[[], bool],
+    events: Events,
 ) -> Built:
     settings = plan.project.settings
     kept = plan.reuse.bundles() if plan.reuse is not None else None
@@ -167,7 +123,7 @@ def _build_into(
         live_bundle=stage.live_bundle,
         jobs=jobs or default_jobs(),
         base_path=settings.base_path,
-        background=show is not None and stage.live is not None,  # the pages are shown first
+        background=events.changed is not None and stage.live is not None,  # the pages are shown first
     )
     indexing.start([path.stem for path in plan.inputs.keys])
     run = _Build(
@@ -175,11 +131,9 @@ def _build_into(
         stage=stage,
         spool=spool,
         indexing=indexing,
-        report=report,
+        events=events,
         jobs=jobs or default_jobs(),
         start=start,
-        show=show,
-        newer=newer,
     )
     # One thread joins revisions.json and the feed (the kernel copies, the interpreter is
     # free) while this one goes on; a failed build waits only for the copy under way.
@@ -196,7 +150,7 @@ def _build_into(
 
 def _load(run: _Build, jobs: int | None) -> Judged:
     """Steps 1-5: every batch loaded, judged, its fixtures run and its pages staged."""
-    run.report("loading, validating and running fixtures")
+    run.events.step("loading, validating and running fixtures")
     stage = run.stage
     project = run.plan.project
     assets = Assets(project.root / project.settings.assets_dir)
@@ -241,7 +195,7 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     problems = [*links.problems, *index.problems]
     if problems:
         return Built.failed(tuple(sorted(problems, key=Problem.sort_key)), judged.revisions)
-    run.report("writing")
+    run.events.step("writing")
     publish(run.stage, index, staged.files)
     written = swap(run.plan, run.stage, judged, staged, index)  # 9.
     _remember(run, judged, staged, links, index, written)  # 10.
@@ -258,13 +212,13 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
 
 def _render_rest(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Staged:
     """Step 6: what needs every batch rendered and staged, the joined files copied in ``copier``."""
-    run.report("rendering")
+    run.events.step("rendering")
     return stage_rest(run.plan, judged.summaries, run.stage, copier.submit, run.jobs)
 
 
 def _check_links(run: _Build, staged: Staged) -> LinkCheck:
     """Step 7, once the search index has heard of the pages step 6 made or replaced."""
-    run.report("indexing for search, checking links")
+    run.events.step("indexing for search, checking links")
     for batch, rewritten in staged.amended.items():
         run.indexing.amend(batch, rewritten)
     for batch, everything in staged.late.items():
@@ -278,13 +232,13 @@ def _preview(run: _Build, staged: Staged, links: LinkCheck) -> Callable[[], bool
     give up waiting for the search index (a newer edit waits), else never."""
     # The pages, without the joined files: revisions.json alone is 171 MB at 10,000 articles,
     # and a preview that waited for its copy, then read it, came 0.5 s later.
-    if run.show is None or links.problems:
+    if run.events.changed is None or links.problems:
         return never
     news = changed(run.stage, staged.hashes, staged.joined)
     if not news:
         return never
-    run.show(news)
-    return run.newer
+    run.events.changed(news)
+    return run.events.newer
 
 
 def _remember(

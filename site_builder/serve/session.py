@@ -42,6 +42,7 @@ from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
 from site_builder.model.schedule import Schedule
 from site_builder.pipeline.cache.store import Store
+from site_builder.pipeline.events import Events
 from site_builder.pipeline.loading import default_jobs
 from site_builder.pipeline.plan import plan_build
 from site_builder.pipeline.site_lock import SiteLock
@@ -152,7 +153,7 @@ def _rebuild(
 
     with SiteLock.take(project.root, wait=wait, say=say):
         plan = plan_build(project, out, schedule=schedule, store=store)
-        built = build(plan, start=workers, show=show, newer=newer)
+        built = build(plan, start=workers, events=Events(changed=show, newer=newer))
     problems = [str(p) for p in built.problems]
     state.update(problems, base_path, superseded=built.superseded)
     if built.superseded:

@@ -737,7 +737,7 @@ def test_a_record_an_older_version_wrote_is_a_miss_not_a_crash(
 def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same(tmp_path: Path) -> None:
     """The rule the prune stands on: an unchanged folder's record is its listing; one with
     an entry added, or one holding anything but files and folders, is read again."""
-    from site_builder.pipeline.staging.folder.written import Written, listing
+    from site_builder.pipeline.staging.written import Written, listing
 
     out = tmp_path / "out"
     (out / "a" / "b").mkdir(parents=True)
@@ -868,6 +868,7 @@ def test_a_build_given_up_for_a_newer_edit_leaves_its_folders_to_the_next_build(
     staging folder, every folder of the site made anew, must become the spare, or each rebuild
     given up in a row makes them all again (seconds at 10,000 articles)."""
     from site_builder.pipeline.cache.reuse import Reuse
+    from site_builder.pipeline.events import Events
     from site_builder.pipeline.plan import plan_build
     from site_builder.pipeline.steps import build
     from site_builder.settings.project import Project
@@ -877,7 +878,7 @@ def test_a_build_given_up_for_a_newer_edit_leaves_its_folders_to_the_next_build(
     assert not reuse.spare().exists()
     first_paragraph(site, "batch_00004", "Раз. ")
     shown = []
-    given_up = build(plan_build(Project.read(site)), show=shown.append, newer=lambda: True)
+    given_up = build(plan_build(Project.read(site)), events=Events(changed=shown.append, newer=lambda: True))
     assert given_up.superseded and shown
     assert reuse.spare().is_dir() and reuse.spare_record() is not None
 
