@@ -37,7 +37,7 @@ from site_builder.model.batches import relative_to_root
 from site_builder.model.schedule import Schedule
 from site_builder.pipeline.site_check import Judged, check_site
 from site_builder.pipeline.verify import run_some
-from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.settings.project import Project, find_root, load_settings
 
 _CHECKED = pytest.StashKey[dict[Path, Judged]]()
@@ -74,10 +74,10 @@ def _checked(config: pytest.Config, root: Path) -> Judged:
     """Load and validate a site once per session, whichever batch asks first."""
     cache = config.stash.setdefault(_CHECKED, {})
     if root not in cache:
-        with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
+        with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
             # Judged as the default build publishes it: a link to a draft is a failing item.
             project, schedule = Project.read(root), Schedule.now()
-            cache[root] = check_site(project, run=False, spool=Path(spool), schedule=schedule)
+            cache[root] = check_site(project, run=False, scratch=Path(scratch), schedule=schedule)
     return cache[root]
 
 
@@ -112,7 +112,7 @@ class BatchFile(pytest.File):
         if (judged.project.root / "templates").is_dir():  # the site's own templates, judged as text
             yield ProblemsItem.from_parent(self, name="templates", problems=_about(judged, "template"))
 
-    def _revision_items(self, judged: Judged, batch: Summary) -> Iterator[pytest.Item]:
+    def _revision_items(self, judged: Judged, batch: BatchSummary) -> Iterator[pytest.Item]:
         for slug, where in batch.refs.slugs:
             yield RevisionItem.from_parent(
                 self,
@@ -123,7 +123,7 @@ class BatchFile(pytest.File):
                 claims=[claim for claim in batch.refs.claims if claim.slug == slug],
             )
 
-    def _fixture_items(self, judged: Judged, batch: Summary) -> Iterator[pytest.Item]:
+    def _fixture_items(self, judged: Judged, batch: BatchSummary) -> Iterator[pytest.Item]:
         for fid, where in batch.refs.fixtures:
             yield FixtureItem.from_parent(
                 self,

@@ -26,7 +26,7 @@ from site_builder.cli.printing import annotation, left_out, out, problem_dict, r
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
 from site_builder.language.english import count
 from site_builder.model.schedule import Omitted, Schedule
-from site_builder.pipeline.cache.reuse import Reuse
+from site_builder.pipeline.cache.reuse import Cache
 from site_builder.pipeline.plan import plan_build
 from site_builder.pipeline.site_lock import SiteLock
 from site_builder.runtime.collector import collection_paused
@@ -109,17 +109,17 @@ def _root(given: Path | None) -> Path:
     return given
 
 
-def _check(project: Project, args: argparse.Namespace, *, run: bool, spool: Path) -> Judged:
+def _check(project: Project, args: argparse.Namespace, *, run: bool, scratch: Path) -> Judged:
     """Steps 1-5 under the command's schedule; the cache read, never written (validate, revisions)."""
     from site_builder.pipeline.site_check import check_site
 
-    reuse = None if args.no_cache else Reuse.of(project.root, project.output())
-    return check_site(project, run=run, spool=spool, schedule=_schedule(args), reuse=reuse)
+    reuse = None if args.no_cache else Cache.of(project.root, project.output())
+    return check_site(project, run=run, scratch=scratch, schedule=_schedule(args), reuse=reuse)
 
 
 def _validate(args: argparse.Namespace, project: Project) -> int:
-    with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
-        checked = _check(project, args, run=True, spool=Path(spool))
+    with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
+        checked = _check(project, args, run=True, scratch=Path(scratch))
     if args.format == "json":
         out(json.dumps([problem_dict(p) for p in checked.problems], ensure_ascii=False, indent=2) + "\n")
     elif args.format == "github":
@@ -225,12 +225,12 @@ def _verify(args: argparse.Namespace, project: Project) -> int:
 def _revisions(args: argparse.Namespace, project: Project) -> int:
     if args.indent < 0:
         raise UsageError("--indent must be 0 or more")
-    with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
-        return _print_revisions(args, project, Path(spool))
+    with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
+        return _print_revisions(args, project, Path(scratch))
 
 
-def _print_revisions(args: argparse.Namespace, project: Project, spool: Path) -> int:
-    checked = _check(project, args, run=False, spool=spool)
+def _print_revisions(args: argparse.Namespace, project: Project, scratch: Path) -> int:
+    checked = _check(project, args, run=False, scratch=scratch)
     report(checked.problems)
     if errors_in(checked.problems):
         return 1

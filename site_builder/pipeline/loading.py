@@ -15,8 +15,8 @@ from pathlib import Path
 
 from site_builder.errors import Problem
 from site_builder.model.schedule import views
-from site_builder.pipeline.cache.reuse import Reuse
-from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.cache.reuse import Cache
+from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.pool import Pool, StartMethod
 from site_builder.pipeline.worker.site_index import kept_summaries, kept_summary
 from site_builder.pipeline.worker.workers import Job, Loaded, Workers
@@ -33,7 +33,7 @@ class Hooks:
     group: Callable[[str], int]
     """A batch name's group (its search shard): batches are taken group by group."""
     arrived: Arrived
-    reusable: Callable[[Summary], bool]
+    reusable: Callable[[BatchSummary], bool]
     """Whether a kept summary's pages are in the staging folder or the live site, unchanged."""
 
 
@@ -41,13 +41,13 @@ class Hooks:
 class Batches:
     """Every batch of the site: its summary (in site order) or why it did not load."""
 
-    summaries: dict[str, Summary]
+    summaries: dict[str, BatchSummary]
     """Batch key → summary, in site order."""
     problems: list[Problem]
     """Batches that did not import, or had a wrong item in ``revisions``."""
 
     def whole(self) -> Batches:
-        """These batches, every summary's body read (:meth:`Summary.body`): for a command that
+        """These batches, every summary's body read (:meth:`BatchSummary.body`): for a command that
         reads them once the folder it loaded them into is gone."""
         for summary in self.summaries.values():
             summary.body()
@@ -62,14 +62,14 @@ def default_jobs() -> int:
 def load_batches(
     job: Job,
     keys: dict[Path, str],
-    reuse: Reuse | None,
+    reuse: Cache | None,
     jobs: int | None,
     hooks: Hooks | None = None,
     start: StartMethod | Pool = "fork",
 ) -> Batches:
     """Summarize every batch of ``keys`` (path → key, in site order), in workers started by
     ``start``, or in a pool kept across builds."""
-    found: dict[Path, Summary] = {}
+    found: dict[Path, BatchSummary] = {}
     kept = reuse.batch_keys() if reuse is not None else set()
     fresh, known = _order(keys, kept, hooks)
     take = _kept_reader(job, keys, reuse, kept, hooks)
@@ -102,8 +102,8 @@ def _order(keys: dict[Path, str], kept: set[str], hooks: Hooks | None) -> tuple[
 
 
 def _kept_reader(
-    job: Job, keys: dict[Path, str], reuse: Reuse | None, kept: set[str], hooks: Hooks | None
-) -> Callable[[str], Summary | None]:
+    job: Job, keys: dict[Path, str], reuse: Cache | None, kept: set[str], hooks: Hooks | None
+) -> Callable[[str], BatchSummary | None]:
     """The kept summary of a batch key that this run can use, read from the site index (read
     once, here, before the first is asked for), or None."""
     if reuse is None:
@@ -111,7 +111,7 @@ def _kept_reader(
     index = kept_summaries(reuse) if kept else {}
     by_name = {path.stem: key for path, key in keys.items()}
 
-    def read(key: str) -> Summary | None:
+    def read(key: str) -> BatchSummary | None:
         return _usable(kept_summary(reuse, key, index), job, hooks, by_name)
 
     return read
@@ -128,7 +128,9 @@ def _teller(hooks: Hooks | None) -> Callable[[Path, Loaded], None]:
     return tell
 
 
-def _usable(entry: Summary | None, job: Job, hooks: Hooks | None, keys: dict[str, str]) -> Summary | None:
+def _usable(
+    entry: BatchSummary | None, job: Job, hooks: Hooks | None, keys: dict[str, str]
+) -> BatchSummary | None:
     """A kept summary that has what this run needs (fixture outcomes, pages at hand), made while
     the batches it imports were as they are (``keys``: every batch's key by name)."""
     if entry is None or (job.run and not entry.ran):
@@ -140,13 +142,15 @@ def _usable(entry: Summary | None, job: Job, hooks: Hooks | None, keys: dict[str
     return entry if job.staging is None or _pages_at_hand(entry, hooks) else None
 
 
-def _pages_at_hand(entry: Summary, hooks: Hooks | None) -> bool:
+def _pages_at_hand(entry: BatchSummary, hooks: Hooks | None) -> bool:
     """In a build: whether a kept summary's pages are in the staging folder or the live site."""
     return entry.pages is not None and hooks is not None and hooks.reusable(entry)
 
 
-def _in_site_order(keys: dict[Path, str], found: dict[Path, Summary], loaded: dict[Path, Loaded]) -> Batches:
-    summaries: dict[str, Summary] = {}
+def _in_site_order(
+    keys: dict[Path, str], found: dict[Path, BatchSummary], loaded: dict[Path, Loaded]
+) -> Batches:
+    summaries: dict[str, BatchSummary] = {}
     problems: list[Problem] = []
     for path, key in keys.items():  # site order, whichever worker finished first
         if path in found:

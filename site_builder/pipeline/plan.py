@@ -13,8 +13,8 @@ from pathlib import Path
 from site_builder.errors import SiteBuilderError, UsageError
 from site_builder.model.schedule import Schedule
 from site_builder.pipeline.cache.inputs import Inputs, hash_inputs
-from site_builder.pipeline.cache.reuse import Reuse
-from site_builder.pipeline.cache.store import Store
+from site_builder.pipeline.cache.reuse import Cache
+from site_builder.pipeline.cache.store import CacheFolder
 from site_builder.pipeline.staging.folder import Stage, leftovers
 from site_builder.pipeline.staging.written import Written
 from site_builder.settings.project import Project
@@ -29,7 +29,7 @@ class Plan:
     """The output folder (resolved)."""
     inputs: Inputs
     """Every input, hashed."""
-    reuse: Reuse | None
+    reuse: Cache | None
     """What the cache remembers; None with ``--no-cache``."""
     live: Written | None
     """The record of the last build into ``target``, read once for the whole build."""
@@ -56,7 +56,7 @@ def plan_build(
     *,
     cache: bool = True,
     schedule: Schedule | None = None,
-    store: Store | None = None,
+    store: CacheFolder | None = None,
 ) -> Plan:
     """Plan a build of ``project`` into ``out`` (default: its ``output_dir``) under ``schedule``
     (default: today's, or ``SOURCE_DATE_EPOCH``'s, without drafts or scheduled revisions);
@@ -64,7 +64,7 @@ def plan_build(
     schedule = schedule or Schedule.now()
     target = project.output(out)
     _check_target(project, target)
-    reuse = Reuse.of(project.root, target, store) if cache else None
+    reuse = Cache.of(project.root, target, store) if cache else None
     inputs = hash_inputs(project, target, reuse.stamps() if reuse is not None else None)
     live = reuse.live() if reuse is not None else None
     unchanged = _unchanged(project, target, inputs, live, schedule)

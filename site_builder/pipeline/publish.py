@@ -34,7 +34,7 @@ class Swapped:
     """The site live until now is kept as the spare."""
 
 
-def swap(plan: Plan, stage: staging.Stage, judged: Judged, staged: Staged, index: Index) -> Swapped:
+def go_live(plan: Plan, stage: staging.Stage, judged: Judged, staged: Staged, index: Index) -> Swapped:
     """Step 9: the new site replaces the old one whole."""
     pages = sum(path.endswith(".html") for path in staged.hashes)
     listed, folders = listing(stage.folder)

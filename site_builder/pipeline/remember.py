@@ -15,18 +15,18 @@ from pathlib import Path
 
 from site_builder.pipeline.cache.inputs import Inputs
 from site_builder.pipeline.cache.link_memory import Links
-from site_builder.pipeline.cache.reuse import KeptSite, Reuse
-from site_builder.pipeline.site_check import Rules
+from site_builder.pipeline.cache.reuse import Cache, KeptSite
+from site_builder.pipeline.site_check import RuleFindings
 from site_builder.pipeline.staging.folder import Stage
 from site_builder.pipeline.staging.written import Written, listing
-from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.site_index import keep_summaries
 from site_builder.render.site_files import Lists
 from site_builder.search.indexing import Index
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Memory:
+class Learned:
     """What a successful build leaves for the next one (see :func:`remember`)."""
 
     inputs: Inputs
@@ -38,19 +38,19 @@ class Memory:
     links: Links
     lists: tuple[str, Lists] | None
     """The list pages by their key, when they were rendered anew."""
-    summaries: Mapping[str, Summary]
+    summaries: Mapping[str, BatchSummary]
     """Every batch of the site by its key (kept ones included)."""
     index: Index
     covers: Mapping[str, Path | None] = field(default_factory=dict)
     """Every cover drawing the site uses → the PNG this build drew (None: kept already)."""
     superseded: frozenset[str] = frozenset()
     """The slugs of the articles with a later revision: the next build's workers leave their
-    pages to the main process (:meth:`Reuse.superseded`)."""
-    rules: Rules | None = None
+    pages to the main process (:meth:`Cache.superseded`)."""
+    rules: RuleFindings | None = None
     """The site-wide rules' findings and what they were found under."""
 
 
-def remember(reuse: Reuse, memory: Memory) -> None:
+def remember(reuse: Cache, memory: Learned) -> None:
     """Keep what this build learned, and drop what no build will use again."""
     keep_summaries(reuse, memory.summaries)
     if memory.lists is not None:
@@ -59,7 +59,7 @@ def remember(reuse: Reuse, memory: Memory) -> None:
     reuse.keep_bundles(memory.index.made, memory.index.used)
     reuse.keep_covers(memory.covers)
     if memory.rules is not None:
-        if reuse.kept("rules", memory.rules.key, Rules) != memory.rules:
+        if reuse.kept("rules", memory.rules.key, RuleFindings) != memory.rules:
             reuse.store.put("rules", memory.rules.key, memory.rules)
         reuse.store.keep_only("rules", {memory.rules.key})
     reuse.keep_site(
@@ -74,7 +74,7 @@ def remember(reuse: Reuse, memory: Memory) -> None:
     )
 
 
-def keep_given_up(reuse: Reuse | None, stage: Stage, hashes: dict[str, str]) -> None:
+def keep_given_up(reuse: Cache | None, stage: Stage, hashes: dict[str, str]) -> None:
     """A build given up for a newer edit leaves its staging folder whole but for the search
     index: when that folder was not the spare already (the first rebuild after a site was
     built into an empty folder), it becomes the spare, with its record (``hashes``: every

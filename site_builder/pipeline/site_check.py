@@ -23,15 +23,15 @@ from site_builder.errors import Problem
 from site_builder.model.batches import fixture_batch
 from site_builder.model.schedule import Omitted, Schedule, Timing, including
 from site_builder.pipeline.cache.inputs import Inputs, hash_inputs
-from site_builder.pipeline.cache.reuse import Reuse
+from site_builder.pipeline.cache.reuse import Cache
 from site_builder.pipeline.loading import Batches, load_batches
-from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.workers import Job
 from site_builder.settings.project import Project
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class RuleFindings:
     """The findings of the rules that need every batch (the site's rules and its links to
     what the schedule leaves out), as the cache keeps them: an edit that leaves every
     batch's :class:`~site_builder.check.batch_rules.Refs` as they were (a sentence changed within
@@ -52,21 +52,23 @@ class Rules:
 
 
 @dataclass(frozen=True, slots=True)
-class Memo:
+class RulesMemo:
     """Where a build finds the site-wide rules' findings of an earlier one."""
 
     basis: str
     """What the rules read besides the batches' refs: the settings, templates and code
     (:attr:`Inputs.common`) and the assets' names, sizes and times (:attr:`Inputs.assets`)."""
-    kept: Callable[[str], Rules | None]
+    kept: Callable[[str], RuleFindings | None]
     """The findings kept under a key, or None."""
 
     @classmethod
-    def of(cls, inputs: Inputs, reuse: Reuse | None) -> Memo | None:
+    def of(cls, inputs: Inputs, reuse: Cache | None) -> RulesMemo | None:
         """The memo of a build of ``inputs`` with the cache ``reuse`` (None: no cache)."""
         if reuse is None:
             return None
-        return cls(f"{inputs.common}\0{inputs.assets}", functools.partial(reuse.kept, "rules", of=Rules))
+        return cls(
+            f"{inputs.common}\0{inputs.assets}", functools.partial(reuse.kept, "rules", of=RuleFindings)
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,7 +76,7 @@ class Judged:
     """A site after steps 1-5: every batch and every problem."""
 
     project: Project
-    batches: dict[str, Summary]
+    batches: dict[str, BatchSummary]
     """Every batch that loaded by its key, in site order."""
     problems: tuple[Problem, ...]
     """Every problem found, sorted by file and line."""
@@ -82,11 +84,11 @@ class Judged:
     """Whether the fixtures were run."""
     schedule: Schedule | None = None
     """What the site publishes; None: every revision (``verify``, ``new``)."""
-    rules: Rules | None = None
-    """Under a :class:`Memo`: the site-wide rules' findings, kept or found anew (for the cache)."""
+    rules: RuleFindings | None = None
+    """Under a :class:`RulesMemo`: the site-wide rules' findings, kept or found anew (for the cache)."""
 
     @property
-    def summaries(self) -> tuple[Summary, ...]:
+    def summaries(self) -> tuple[BatchSummary, ...]:
         """Every batch that loaded, in site order."""
         return tuple(self.batches.values())
 
@@ -137,25 +139,25 @@ def check_site(
     project: Project,
     *,
     run: bool,
-    spool: Path,
+    scratch: Path,
     schedule: Schedule | None,
-    reuse: Reuse | None = None,
+    reuse: Cache | None = None,
     jobs: int | None = None,
 ) -> Judged:
-    """Steps 1-5, writing nothing (the batches' texts go to ``spool``); fixtures only with ``run``;
+    """Steps 1-5, writing nothing (the batches' texts go to ``scratch``); fixtures only with ``run``;
     what ``schedule`` publishes described (every revision without one)."""
     if not project.articles.is_dir():
         problems = (*project.problems, missing_articles(project.settings))
         sorted_problems = tuple(sorted(problems, key=Problem.sort_key))
         return Judged(project=project, batches={}, problems=sorted_problems, run=run, schedule=schedule)
     inputs = hash_inputs(project, project.output(), reuse.stamps() if reuse is not None else None)
-    job = Job(project=project, spool=spool, run=run, schedule=schedule, common=inputs.common)
-    batches = load_batches(job, inputs.keys, reuse, jobs).whole()  # read once ``spool`` is gone
+    job = Job(project=project, scratch=scratch, run=run, schedule=schedule, common=inputs.common)
+    batches = load_batches(job, inputs.keys, reuse, jobs).whole()  # read once ``scratch`` is gone
     return judge(project, batches, run, schedule)
 
 
 def judge(
-    project: Project, batches: Batches, run: bool, schedule: Schedule | None, memo: Memo | None = None
+    project: Project, batches: Batches, run: bool, schedule: Schedule | None, memo: RulesMemo | None = None
 ) -> Judged:
     """Step 5 over the loaded batches: the settings' problems, the batches' own, then the site's rules
     (links to what ``schedule`` leaves out among them; kept under ``memo`` when it has them), then
@@ -180,8 +182,8 @@ def judge(
 
 
 def _site_findings(
-    project: Project, summaries: Sequence[Summary], schedule: Schedule | None, memo: Memo | None
-) -> tuple[tuple[Problem, ...], Rules | None]:
+    project: Project, summaries: Sequence[BatchSummary], schedule: Schedule | None, memo: RulesMemo | None
+) -> tuple[tuple[Problem, ...], RuleFindings | None]:
     """The findings of the rules that need every batch: kept under ``memo`` when they still
     hold, or found anew; and, under a memo, them as the cache keeps them."""
     key = rules_key(memo.basis, schedule, summaries) if memo is not None else ""
@@ -189,10 +191,10 @@ def _site_findings(
     if kept is not None and kept.holds(project.root, key):
         return kept.problems, kept
     found = tuple(_site_rules(project, [part.refs for part in summaries], schedule))
-    return found, Rules(key, found, named_files(project.root, found)) if memo is not None else None
+    return found, RuleFindings(key, found, named_files(project.root, found)) if memo is not None else None
 
 
-def _borrowed_drift(root: Path, summaries: Sequence[Summary]) -> list[Problem]:
+def _borrowed_drift(root: Path, summaries: Sequence[BatchSummary]) -> list[Problem]:
     """The verified outputs printed by another batch's fixture that its outcome contradicts:
     the bodies of the batches that print them and of those whose fixtures they name are read."""
     claims = [
@@ -210,8 +212,8 @@ def _borrowed_drift(root: Path, summaries: Sequence[Summary]) -> list[Problem]:
     return list(drift_problems(root, claims, outcomes))
 
 
-def rules_key(basis: str, schedule: Schedule | None, summaries: Sequence[Summary]) -> str:
-    """What the site-wide rules' findings depend on: ``basis`` (:attr:`Memo.basis`), the
+def rules_key(basis: str, schedule: Schedule | None, summaries: Sequence[BatchSummary]) -> str:
+    """What the site-wide rules' findings depend on: ``basis`` (:attr:`RulesMemo.basis`), the
     schedule, every batch's refs in site order, and the body hashes of the articles with more
     than one revision (which the history rules compare)."""
     digest = hashlib.sha256(f"{basis}\0{schedule!r}\0".encode())

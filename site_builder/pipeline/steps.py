@@ -34,9 +34,9 @@ from site_builder.pipeline.built import Built
 from site_builder.pipeline.events import SILENT, Events
 from site_builder.pipeline.loading import Hooks, default_jobs, load_batches
 from site_builder.pipeline.plan import Plan
-from site_builder.pipeline.publish import Swapped, publish, swap
-from site_builder.pipeline.remember import Memory, keep_given_up, remember
-from site_builder.pipeline.site_check import Judged, Memo, judge
+from site_builder.pipeline.publish import Swapped, go_live, publish
+from site_builder.pipeline.remember import Learned, keep_given_up, remember
+from site_builder.pipeline.site_check import Judged, RulesMemo, judge
 from site_builder.pipeline.sitewide.stage import Staged, stage_rest
 from site_builder.pipeline.staged_links import LinkCheck, check_links
 from site_builder.pipeline.staging import folder as staging
@@ -52,7 +52,7 @@ class _Build:
 
     plan: Plan
     stage: staging.Stage
-    spool: Path
+    scratch: Path
     """This build's scratch folder: the batches' texts, new search bundles."""
     indexing: Indexing
     events: Events
@@ -90,16 +90,16 @@ def build(
         )
     stage = plan.open_stage()
     reuse = plan.reuse
-    spool = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
+    scratch = reuse.scratch() if reuse is not None else Path(tempfile.mkdtemp(prefix="site-builder-"))
     try:
-        return _build_into(plan, stage, spool, jobs, start, events)
+        return _build_into(plan, stage, scratch, jobs, start, events)
     except OSError as exc:
         staging.recover(target)  # a failure between the two renames: the old site goes back
         message = f"cannot write the site to {target}: {exc}; the previous site is untouched"
         raise SiteBuilderError(message) from exc
     finally:
         staging.discard(stage, reuse.spare() if reuse is not None else None)
-        shutil.rmtree(spool, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
         if reuse is not None:
             with contextlib.suppress(OSError):
                 reuse.store.folder.rmdir()  # only when the build left nothing in it
@@ -108,7 +108,7 @@ def build(
 def _build_into(
     plan: Plan,
     stage: staging.Stage,
-    spool: Path,
+    scratch: Path,
     jobs: int | None,
     start: StartMethod | Pool,
     events: Events,
@@ -118,7 +118,7 @@ def _build_into(
     indexing = Indexing(
         staging=stage.folder,
         kept=kept,
-        scratch=spool / "search",
+        scratch=scratch / "search",
         language=settings.language,
         live_bundle=stage.live_bundle,
         jobs=jobs or default_jobs(),
@@ -129,7 +129,7 @@ def _build_into(
     run = _Build(
         plan=plan,
         stage=stage,
-        spool=spool,
+        scratch=scratch,
         indexing=indexing,
         events=events,
         jobs=jobs or default_jobs(),
@@ -166,7 +166,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
     plan = run.plan
     job = Job(
         project=plan.project,
-        spool=run.spool,
+        scratch=run.scratch,
         run=True,
         staging=stage.folder,
         keep=plan.reuse is not None,
@@ -175,7 +175,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
         common=plan.inputs.common,
     )
     batches = load_batches(job, plan.inputs.keys, plan.reuse, jobs, hooks, run.start)
-    memo = Memo.of(plan.inputs, plan.reuse)
+    memo = RulesMemo.of(plan.inputs, plan.reuse)
     return judge(plan.project, batches, run=True, schedule=plan.schedule, memo=memo)
 
 
@@ -197,7 +197,7 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
         return Built.failed(tuple(sorted(problems, key=Problem.sort_key)), judged.revisions)
     run.events.step("writing")
     publish(run.stage, index, staged.files)
-    written = swap(run.plan, run.stage, judged, staged, index)  # 9.
+    written = go_live(run.plan, run.stage, judged, staged, index)  # 9.
     _remember(run, judged, staged, links, index, written)  # 10.
     record = written.record
     return Built(
@@ -219,9 +219,9 @@ def _render_rest(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Sta
 def _check_links(run: _Build, staged: Staged) -> LinkCheck:
     """Step 7, once the search index has heard of the pages step 6 made or replaced."""
     run.events.step("indexing for search, checking links")
-    for batch, rewritten in staged.amended.items():
+    for batch, rewritten in staged.rewritten_pages.items():
         run.indexing.amend(batch, rewritten)
-    for batch, everything in staged.late.items():
+    for batch, everything in staged.deferred_pages.items():
         run.indexing.arrived(batch, everything)
     run.indexing.everything({p: sha for p, sha in staged.hashes.items() if p.endswith(".html")})
     return check_links(run.plan, run.stage, staged, keep=run.plan.reuse is not None)
@@ -247,7 +247,7 @@ def _remember(
     """Step 10: what this build learned kept for the next one, when it has a cache."""
     if run.plan.reuse is None or links.memory is None:
         return
-    memory = Memory(
+    memory = Learned(
         inputs=run.plan.inputs,
         written=written.record,
         before=run.stage.live,

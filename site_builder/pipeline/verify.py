@@ -40,9 +40,11 @@ def verify_fixtures(
     project: Project, ids: Sequence[str], *, repeat: int = 1, jobs: int | None = None
 ) -> FixtureRuns:
     """Load every batch and run the fixtures named (all when none are), ``repeat`` times each."""
-    with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
+    with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
         fixtures = frozenset(ids) or None
-        job = Job(project=project, spool=Path(spool), run=True, fixtures=fixtures, flawed=True, repeat=repeat)
+        job = Job(
+            project=project, scratch=Path(scratch), run=True, fixtures=fixtures, flawed=True, repeat=repeat
+        )
         batches = _load(project, job, jobs)
     summaries = batches.summaries.values()
     chosen = _chosen(ids, {fid: where for part in summaries for fid, where in part.refs.fixtures})
@@ -78,8 +80,8 @@ def outcome_problems(
 
 def run_some(project: Project, batch: Path, ids: Collection[str]) -> dict[str, Outcome]:
     """Run the fixtures ``ids`` of the batch module ``batch`` in one worker."""
-    with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
-        job = Job(project=project, spool=Path(spool), run=True, fixtures=frozenset(ids))
+    with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
+        job = Job(project=project, scratch=Path(scratch), run=True, fixtures=frozenset(ids))
         batches = load_batches(job, {batch: batch.stem}, None, 1).whole()
     return {k: v for part in batches.summaries.values() for k, v in (part.outcomes or {}).items()}
 

@@ -8,7 +8,7 @@ stop deletes nothing (at 10,000 articles deleting the site took seconds) and the
 of the same site, which finds the folder taken, builds into a temporary folder.
 
 What makes a rebuild cheap is what the process keeps between builds: the cache's entries stay in memory
-(:meth:`~site_builder.pipeline.cache.store.Store.in_memory`), so a rebuild re-imports and
+(:meth:`~site_builder.pipeline.cache.store.CacheFolder.in_memory`), so a rebuild re-imports and
 re-renders only the batches whose key changed, rewrites only the files whose bytes
 changed and re-indexes only the search shards whose pages did, without reading
 every other batch's summary again. Its changed pages are served as soon as they are checked,
@@ -41,7 +41,7 @@ import watchfiles
 from site_builder.errors import SiteBuilderError
 from site_builder.language.english import count
 from site_builder.model.schedule import Schedule
-from site_builder.pipeline.cache.store import Store
+from site_builder.pipeline.cache.store import CacheFolder
 from site_builder.pipeline.events import Events
 from site_builder.pipeline.loading import default_jobs
 from site_builder.pipeline.plan import plan_build
@@ -88,7 +88,7 @@ def serve(
     changes = Changes(root, partial(_watched, sources), partial(_fingerprint, sources))
     with changes, _served_folder(root) as out, workers:
         state = State(project.settings.base_path)
-        store = Store.in_memory(root)
+        store = CacheFolder.in_memory(root)
         rebuild = partial(
             _rebuild,
             out=out,
@@ -126,7 +126,7 @@ def _rebuild(
     state: State,
     say: Callable[[str], None],
     include: Schedule | None,
-    store: Store,
+    store: CacheFolder,
     workers: Pool,
     changes: Changes,
     stop: threading.Event | None,
@@ -171,7 +171,7 @@ def _served_folder(root: Path) -> Iterator[Path]:
     """Where this ``serve`` builds the site: the cache's ``serve/site``, held by a lock while
     it runs; a temporary folder when another ``serve`` of the site holds it (or the cache
     cannot be written)."""
-    folder = Store.of(root).folder / "serve"
+    folder = CacheFolder.of(root).folder / "serve"
     lock = _locked(folder / ".lock")
     if lock is None:
         with tempfile.TemporaryDirectory(prefix="site-builder-serve-") as temporary:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from site_builder.check.revision_fields import SLUG
 from site_builder.errors import UsageError
-from site_builder.pipeline.cache.reuse import Reuse
+from site_builder.pipeline.cache.reuse import Cache
 from site_builder.pipeline.site_check import check_site
 from site_builder.settings.project import Project
 from site_builder.starter.site import render, today
@@ -67,9 +67,9 @@ def _title(slug: str) -> str:
 
 def _refuse_a_used_slug(project: Project, slug: str) -> None:
     """The site's slugs as loading its batches finds them (the cache is read, never written)."""
-    with tempfile.TemporaryDirectory(prefix="site-builder-") as spool:
-        reuse = Reuse.of(project.root, project.output())
-        judged = check_site(project, run=False, spool=Path(spool), schedule=None, reuse=reuse)
+    with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
+        reuse = Cache.of(project.root, project.output())
+        judged = check_site(project, run=False, scratch=Path(scratch), schedule=None, reuse=reuse)
     for part in judged.summaries:
         if any(used == slug for used, _ in part.refs.slugs):  # drafts and scheduled ones too
             used = f"{project.settings.articles_dir}/{part.name}.py"

@@ -5,9 +5,12 @@ package has more than four fields (it is a tuple: built and unpacked by position
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import pkgutil
+import re
+from pathlib import Path
 from types import ModuleType
 from typing import NamedTuple
 
@@ -96,3 +99,33 @@ def test_a_result_of_five_positional_fields_is_reported() -> None:
 
     prefix = "shape_probe.test_a_result_of_five_positional_fields_is_reported.<locals>"
     assert found == [f"{prefix}.Positional (5 fields)", f"{prefix}.Row (5 fields)"]
+
+
+def private_returns(source: str) -> list[str]:
+    """The public functions and public classes' public methods of a module whose return
+    annotation names a private class (``_Name``): a caller holds a value it cannot name."""
+    found = []
+    tree = ast.parse(source)
+    public = [tree, *(n for n in tree.body if isinstance(n, ast.ClassDef) and not n.name.startswith("_"))]
+    for scope in public:
+        for node in scope.body:
+            if not isinstance(node, ast.FunctionDef) or node.name.startswith("_") or node.returns is None:
+                continue
+            if re.search(r"(^|[^\w.])_[A-Z]\w*", ast.unparse(node.returns)):
+                found.append(f"{node.lineno} {node.name}")
+    return found
+
+
+def test_no_public_function_returns_a_private_type() -> None:
+    package = Path(site_builder.__file__).parent
+    found = {
+        p.relative_to(package).as_posix(): names
+        for p in sorted(package.rglob("*.py"))
+        if (names := private_returns(p.read_text("utf-8")))
+    }
+    assert found == {}
+
+
+def test_a_public_function_returning_a_private_type_is_found() -> None:
+    source = "class _Hidden: ...\ndef shown() -> _Hidden | None: ...\ndef _fine() -> _Hidden: ...\n"
+    assert private_returns(source) == ["2 shown"]

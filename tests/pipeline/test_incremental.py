@@ -763,11 +763,11 @@ def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same
 def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(
     site: Path, run_cli: RunCli, tmp_path: Path, change: int, where: str
 ) -> None:
-    """A kept summary whose state does not have one value per field of today's Summary is
+    """A kept summary whose state does not have one value per field of today's BatchSummary is
     never half read: in its batch's own file (the site index gone), the batch is imported
     again; in the site index, the build reads the batches' own files instead. Either way the
     build gives what a clean one gives, and keeps a whole index again."""
-    from site_builder.pipeline.cache.store import Store
+    from site_builder.pipeline.cache.store import CacheFolder
     from site_builder.pipeline.worker.site_index import KEY, KIND, read_index
 
     built(site, run_cli)
@@ -802,7 +802,7 @@ def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(
     for entry in reshaped:  # imported again and kept anew, whole
         summary = pickle.loads(entry.read_bytes())
         assert all(hasattr(summary, f.name) for f in dataclasses.fields(summary))
-    again = read_index(Store.of(site)).summaries
+    again = read_index(CacheFolder.of(site)).summaries
     assert {entry.name for entry in reshaped} <= again.keys()
 
 
@@ -825,11 +825,11 @@ def _objects(value: object) -> list[object]:
 def test_a_kept_summary_comes_back_equal_in_every_object_it_holds(site: Path, run_cli: RunCli) -> None:
     """Every object of every kept summary and of its body (kept in its texts file), pickled and
     read back (``pickled.quick_state``)."""
-    from site_builder.pipeline.cache.reuse import Reuse
+    from site_builder.pipeline.cache.reuse import Cache
     from site_builder.pipeline.worker.site_index import kept_summary
 
     built(site, run_cli)
-    reuse = Reuse.of(site, site / "build")
+    reuse = Cache.of(site, site / "build")
     keys = [p.name for p in (site / CACHE_DIR / "batches").iterdir() if "." not in p.name]
     assert keys
     kinds: set[str] = set()
@@ -843,7 +843,18 @@ def test_a_kept_summary_comes_back_equal_in_every_object_it_holds(site: Path, ru
                 assert type(new) is type(old)
                 assert all(getattr(new, f.name) == getattr(old, f.name) for f in dataclasses.fields(old))
                 kinds.add(type(old).__name__)
-    wanted = {"Summary", "Body", "Refs", "Item", "CategoryLink", "Proof", "Step", "Claim", "Outcome", "Texts"}
+    wanted = {
+        "BatchSummary",
+        "Body",
+        "Refs",
+        "Item",
+        "CategoryLink",
+        "Proof",
+        "Step",
+        "Claim",
+        "Outcome",
+        "Texts",
+    }
     assert wanted <= kinds
 
 
@@ -867,14 +878,14 @@ def test_a_build_given_up_for_a_newer_edit_leaves_its_folders_to_the_next_build(
     rebuild after a site was built into an empty folder has no spare to bring up to date: its
     staging folder, every folder of the site made anew, must become the spare, or each rebuild
     given up in a row makes them all again (seconds at 10,000 articles)."""
-    from site_builder.pipeline.cache.reuse import Reuse
+    from site_builder.pipeline.cache.reuse import Cache
     from site_builder.pipeline.events import Events
     from site_builder.pipeline.plan import plan_build
     from site_builder.pipeline.steps import build
     from site_builder.settings.project import Project
 
     built(site, run_cli)  # into an empty folder: no site before it, so no spare
-    reuse = Reuse.of(site, (site / "build").resolve())
+    reuse = Cache.of(site, (site / "build").resolve())
     assert not reuse.spare().exists()
     first_paragraph(site, "batch_00004", "Раз. ")
     shown = []
@@ -897,14 +908,14 @@ def test_building_another_folder_keeps_this_folders_spare_and_only_one_other(
     """A writer runs ``serve`` (its own folder in the cache) and ``build`` by turns: each keeps
     the other's spare site, so neither's next rebuild makes every folder again. A third folder
     built pushes out the spare of the one built longest ago: spares never pile up."""
-    from site_builder.pipeline.cache.reuse import Reuse
+    from site_builder.pipeline.cache.reuse import Cache
 
     def build_into(out: Path) -> None:
         result = run_cli(["build", "--root", str(site), "--out", str(out)])
         assert result.code == 0, result.err
 
     first, second, third = (tmp_path / name for name in ("first", "second", "third"))
-    spares = {out: Reuse.of(site, out.resolve()).spare() for out in (first, second, third)}
+    spares = {out: Cache.of(site, out.resolve()).spare() for out in (first, second, third)}
     for out in (first, second):
         build_into(out)
         first_paragraph(site, "batch_00002", f"{out.name}. ")

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import pytest
 
 from site_builder.pipeline.cache import inputs as freshness
-from site_builder.pipeline.cache.reuse import Reuse
-from site_builder.pipeline.cache.store import Store
+from site_builder.pipeline.cache.reuse import Cache
+from site_builder.pipeline.cache.store import CacheFolder
 from site_builder.settings.project import Project
 from tests.support.sites import MakeSite, RunCli
 
@@ -133,7 +133,7 @@ def test_a_build_keeps_the_stamps_and_the_next_build_of_an_edit_uses_them(
 ) -> None:
     monkeypatch.setattr(freshness, "RACY_NS", 0)
     assert run_cli(["build", "--root", str(site)]).code == 0
-    kept = Reuse.of(site, site / "build").stamps()
+    kept = Cache.of(site, site / "build").stamps()
     assert sorted(kept) == ["batch_a.py", "batch_b.py", "batch_c.py"]
     module = site / "articles/batch_c.py"
     module.write_text(module.read_text("utf-8").replace("Текст статьи.", "Новый текст."), "utf-8")
@@ -150,6 +150,6 @@ def test_a_damaged_stamp_is_no_stamp(site: Path, run_cli: RunCli, monkeypatch: p
     monkeypatch.setattr(freshness, "RACY_NS", 0)
     first = hashed(site)
     entry = first.stamps["batch_a.py"]
-    Store.of(site).put("inputs", "batches", {"batch_a.py": (*entry[:5], None), "batch_b.py": "x"})
+    CacheFolder.of(site).put("inputs", "batches", {"batch_a.py": (*entry[:5], None), "batch_b.py": "x"})
 
-    assert Reuse.of(site, site / "build").stamps() == {}
+    assert Cache.of(site, site / "build").stamps() == {}

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.pipeline.cache.store import CACHE_DIR, Store
-from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.cache.store import CACHE_DIR, CacheFolder
+from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.site_index import CHANGES, KEY, KIND, read_index
 from site_builder.pipeline.worker.texts import Texts
 from tests.pipeline.test_incremental import N, clean_build, copied, first_paragraph, written_corpus
@@ -33,8 +33,8 @@ def built(root: Path, run_cli: RunCli) -> None:
     assert result.code == 0, result.err
 
 
-def index(root: Path) -> dict[str, Summary]:
-    return read_index(Store.of(root)).summaries
+def index(root: Path) -> dict[str, BatchSummary]:
+    return read_index(CacheFolder.of(root)).summaries
 
 
 class Reads:
@@ -44,9 +44,9 @@ class Reads:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.entries: list[str] = []
         self.bodies: list[str] = []
-        read_entry, read_body = Store._read, Texts.body
+        read_entry, read_body = CacheFolder._read, Texts.body
 
-        def entry(store: Store, name: str) -> object | None:
+        def entry(store: CacheFolder, name: str) -> object | None:
             self.entries.append(name)
             return read_entry(store, name)
 
@@ -54,7 +54,7 @@ class Reads:
             self.bodies.append(texts.path.stem)
             return read_body(texts)
 
-        monkeypatch.setattr(Store, "_read", entry)
+        monkeypatch.setattr(CacheFolder, "_read", entry)
         monkeypatch.setattr(Texts, "body", body)
 
     def own_files(self) -> int:
@@ -75,7 +75,7 @@ def clean_and_indexed(site: Path, run_cli: RunCli, tmp_path: Path) -> None:
     assert len(index(site)) == N // 3
 
 
-def with_history(summaries: dict[str, Summary]) -> set[str]:
+def with_history(summaries: dict[str, BatchSummary]) -> set[str]:
     """The keys of the batches holding a revision of an article with a later one: the kernel
     renders those articles' pages with each revision's proofs, from the body."""
     revised = {item.slug for part in summaries.values() for item in part.items if item.later}
@@ -247,7 +247,7 @@ def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
     """A kept summary whose pages are gone from the site and the spare is made again, under
     the same key, into a new texts file: the index must hold the new one, or every later
     build finds the old one's file replaced and imports the batch again."""
-    from site_builder.pipeline.cache.reuse import Reuse
+    from site_builder.pipeline.cache.reuse import Cache
 
     site = copied(corpus_site, tmp_path)
     built(site, run_cli)
@@ -256,7 +256,7 @@ def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
     key, summary = next((k, s) for k, s in index(site).items() if s.name == "batch_00004")
     page = next(iter(summary.pages or {}))
     (site / "build" / page).unlink()
-    (Reuse.of(site, (site / "build").resolve()).spare() / page).unlink(missing_ok=True)
+    (Cache.of(site, (site / "build").resolve()).spare() / page).unlink(missing_ok=True)
 
     built(site, run_cli)
 

@@ -156,7 +156,9 @@ def test_kept_findings_hold_by_the_files_they_name_as_data_not_by_their_wording(
     problem = Problem(
         path="a.py", line=1, subject="s", rule="r", message="reworded, see c.py:1", quotes=("b.py",)
     )
-    kept = site_check.Rules(key="k", problems=(problem,), read=site_check.named_files(tmp_path, [problem]))
+    kept = site_check.RuleFindings(
+        key="k", problems=(problem,), read=site_check.named_files(tmp_path, [problem])
+    )
     assert [name for name, _ in kept.read] == ["a.py", "b.py"]
     assert kept.holds(tmp_path, "k")
     (tmp_path / "c.py").write_text("# changed\n", "utf-8")  # only named in the words: holds

@@ -1,16 +1,16 @@
 """One home for everything a build remembers of the last one.
 
 The cache (``.site-builder-cache/``) holds, for one site: each clean batch's
-:class:`~site_builder.pipeline.worker.batch.Summary` under its input key, the list pages,
+:class:`~site_builder.pipeline.worker.batch.BatchSummary` under its input key, the list pages,
 the search bundles, and per output folder the record of what was written, what
 the link check knew, the site before the live one (the *spare*, which the next
 build brings up to date instead of writing every file again) and the batch
-modules' stat stamps. A build reads all of it through one :class:`Reuse`, and
+modules' stat stamps. A build reads all of it through one :class:`Cache`, and
 writes it once the new site is swapped in (:func:`site_builder.pipeline.remember.remember`): a
-failed build changes nothing in the cache. ``--no-cache`` is simply no ``Reuse``.
+failed build changes nothing in the cache. ``--no-cache`` is simply no ``Cache``.
 
 The cache holds values and knows none of the steps that make them: a caller names the
-type it expects (:meth:`Reuse.kept`), and a kept summary's own rules live with the summary
+type it expects (:meth:`Cache.kept`), and a kept summary's own rules live with the summary
 (:mod:`site_builder.pipeline.worker.site_index`).
 """
 
@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from site_builder.pipeline.cache.inputs import Stamp
 from site_builder.pipeline.cache.link_memory import Links
-from site_builder.pipeline.cache.store import Store
+from site_builder.pipeline.cache.store import CacheFolder
 from site_builder.pipeline.staging.written import Written
 
 T = TypeVar("T")
@@ -35,7 +35,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KeptSite:
-    """What :meth:`Reuse.keep_site` keeps of one output folder."""
+    """What :meth:`Cache.keep_site` keeps of one output folder."""
 
     written: Written
     """The record of the site now live."""
@@ -45,16 +45,16 @@ class KeptSite:
     links: Links
     superseded: frozenset[str]
     """The slugs of the articles with a later revision: the next build's workers leave their
-    pages to the main process (:meth:`Reuse.superseded`)."""
+    pages to the main process (:meth:`Cache.superseded`)."""
     stamps: Mapping[str, Stamp]
     """The batch modules' stat stamps."""
 
 
 @dataclass(frozen=True, slots=True)
-class Reuse:
+class Cache:
     """What the cache knows of earlier builds of one site into one output folder."""
 
-    store: Store
+    store: CacheFolder
     target: Path
     """The output folder."""
     read: dict[str, object] = dataclasses.field(default_factory=dict, compare=False, repr=False)
@@ -62,10 +62,10 @@ class Reuse:
     index (its changes are written against the base read)."""
 
     @classmethod
-    def of(cls, root: Path, target: Path, store: Store | None = None) -> Reuse:
+    def of(cls, root: Path, target: Path, store: CacheFolder | None = None) -> Cache:
         """The cache of the site at ``root`` (or ``store``, one kept in memory), for builds
         into ``target``."""
-        return cls(store or Store.of(root), target)
+        return cls(store or CacheFolder.of(root), target)
 
     @property
     def _record(self) -> str:
@@ -117,7 +117,7 @@ class Reuse:
     def scratch(self) -> Path:
         """A folder in the cache for this build's new texts and search bundles: what
         :meth:`remember` keeps is moved from there, on the same file system."""
-        folder = self.store.folder / f".spool-{os.getpid()}"
+        folder = self.store.folder / f".scratch-{os.getpid()}"
         folder.mkdir(parents=True, exist_ok=True)
         return folder
 

@@ -6,7 +6,7 @@ entry that cannot be read is a miss. What is kept there, and when, is
 :mod:`site_builder.pipeline.cache.reuse`'s business.
 
 A long-lived process (``serve``) keeps the entries it read or wrote in memory as
-well (:meth:`Store.in_memory`): a rebuild then unpickles only what the last one
+well (:meth:`CacheFolder.in_memory`): a rebuild then unpickles only what the last one
 changed, not every batch's summary again. The entries are values no build changes
 (frozen summaries, records replaced whole), so one object serves every rebuild.
 """
@@ -25,7 +25,7 @@ CACHE_DIR = ".site-builder-cache"
 
 
 @dataclass(frozen=True, slots=True)
-class Store:
+class CacheFolder:
     """The cache folder of one site; every method tolerates a missing or damaged folder."""
 
     folder: Path
@@ -33,12 +33,12 @@ class Store:
     """Entries by ``kind/key`` as this process last read or wrote them (None: read each time)."""
 
     @classmethod
-    def of(cls, root: Path) -> Store:
+    def of(cls, root: Path) -> CacheFolder:
         """The cache of the site at ``root``."""
         return cls(root / CACHE_DIR)
 
     @classmethod
-    def in_memory(cls, root: Path) -> Store:
+    def in_memory(cls, root: Path) -> CacheFolder:
         """The cache of the site at ``root``, its entries also kept in this process's memory
         (for one process that builds the site again and again: other commands may write the
         cache between its builds, never during one; see :mod:`site_builder.serve.session`)."""
@@ -75,7 +75,7 @@ class Store:
         return entry
 
     def put(self, kind: str, key: str, value: object) -> None:
-        """Store ``value`` under ``kind/key``; a cache that cannot be written is skipped."""
+        """CacheFolder ``value`` under ``kind/key``; a cache that cannot be written is skipped."""
         written = self.write_bytes(f"{kind}/{key}", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
         if written and self.memory is not None:
             self.memory[f"{kind}/{key}"] = value

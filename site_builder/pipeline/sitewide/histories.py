@@ -3,7 +3,7 @@
 A batch renders its revisions' pages on its own, but an article's history spans
 batches: which revision is the latest, the number of each, the diff pages. So a
 worker renders only the pages of first revisions (and not even those of an article
-the last build found revised: :attr:`Summary.deferred`), and here, with every batch's
+the last build found revised: :attr:`BatchSummary.deferred`), and here, with every batch's
 summary at hand, the main process numbers the revisions of each article with a history,
 renders all of its pages (:mod:`site_builder.render.history_pages`), and gives the
 lists, the feed, the sitemap and ``revisions.json`` one entry per article (the
@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from site_builder.model.layout import article_file
-from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.render.items import Item
 from site_builder.render.revisions_json import fragment, numbered
 
@@ -32,13 +32,13 @@ Place = tuple[int, int]
 class Histories:
     """The articles of a site that have a later revision among those it publishes."""
 
-    summaries: tuple[Summary, ...]
+    summaries: tuple[BatchSummary, ...]
     """Every batch, in site order."""
     articles: dict[str, tuple[Place, ...]]
     """Slug → where its revisions are, in site order (date order: the rules see to it)."""
 
     @classmethod
-    def of(cls, summaries: Sequence[Summary]) -> Histories:
+    def of(cls, summaries: Sequence[BatchSummary]) -> Histories:
         """Find the articles with a history among what ``summaries`` publish."""
         groups: dict[str, list[Place]] = {}
         for s, part in enumerate(summaries):
@@ -113,7 +113,7 @@ class Histories:
     @functools.cached_property
     def unrendered(self) -> tuple[Place, ...]:
         """Articles with one revision whose page no worker rendered: the last build found them
-        revised (:attr:`Summary.deferred`), and now they are not."""
+        revised (:attr:`BatchSummary.deferred`), and now they are not."""
         return tuple(
             (s, i)
             for s, part in enumerate(self.summaries)

@@ -17,7 +17,7 @@ from pathlib import Path
 from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.pipeline.sitewide.histories import Histories, Place
 from site_builder.pipeline.staging.folder import Stage
-from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.texts import Texts
 from site_builder.render.feeds import feed_entry, feed_head, feed_order, write_atom_feed
 from site_builder.render.items import Item
@@ -152,7 +152,7 @@ class _Joined:
 
 
 def write_revisions(
-    summaries: Sequence[Summary],
+    summaries: Sequence[BatchSummary],
     write: Callable[[bytes], object],
     copy: Callable[[Texts, int, int], object] | None = None,
     made: Mapping[int, bytes] | None = None,

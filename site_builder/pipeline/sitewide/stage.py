@@ -26,7 +26,7 @@ from site_builder.pipeline.sitewide.covers import stage_covers
 from site_builder.pipeline.sitewide.histories import Histories
 from site_builder.pipeline.sitewide.joined import write_joined
 from site_builder.pipeline.staging.folder import Stage, copy_assets, write_file
-from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.texts import Scans
 from site_builder.render.feeds import site_date
 from site_builder.render.history_pages import render_history
@@ -58,11 +58,11 @@ class Staged:
     """The list pages by their key, when rendered anew (for the cache to keep)."""
     covers: dict[str, Path | None] = field(default_factory=dict)
     """The cover drawings the site uses, for the cache (:attr:`Covers.remembered`)."""
-    amended: dict[str, dict[str, str]] = field(default_factory=dict)
+    rewritten_pages: dict[str, dict[str, str]] = field(default_factory=dict)
     """Batch name → pages of its search shard rewritten here (an article's latest revision,
     which its batch had rendered alone): the shard is indexed again with them."""
-    late: dict[str, dict[str, str]] = field(default_factory=dict)
-    """Batch name → all its pages, for a batch that left some to the kernel: its search shard
+    deferred_pages: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Batch name → all its pages, for a batch that left some to the main process: its search shard
     hears of it only now."""
     superseded: frozenset[str] = frozenset()
     """The slugs of the articles with a later revision (for the next build's workers)."""
@@ -77,7 +77,7 @@ class Staged:
 
 
 def stage_rest(
-    plan: Plan, summaries: Sequence[Summary], stage: Stage, submit: Submit, jobs: int = 1
+    plan: Plan, summaries: Sequence[BatchSummary], stage: Stage, submit: Submit, jobs: int = 1
 ) -> Staged:
     """Render and stage what is not an article page (covers drawn in up to ``jobs`` processes)."""
     project = plan.project
@@ -102,7 +102,7 @@ def stage_rest(
     copying = tuple(submit(step) for step in steps)
     assets = copy_assets(project.root / project.settings.assets_dir, stage.folder)
     stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
-    late, amended = _shard_pages(summaries, histories, hashes)
+    deferred_pages, rewritten_pages = _shard_pages(summaries, histories, hashes)
     return Staged(
         hashes=hashes,
         files=frozenset(hashes.keys() | assets),
@@ -110,15 +110,15 @@ def stage_rest(
         copying=copying,
         lists=fresh,
         covers=covers.remembered,
-        amended=amended,
-        late=late,
+        rewritten_pages=rewritten_pages,
+        deferred_pages=deferred_pages,
         superseded=frozenset(histories.articles),
         joined=frozenset(joined),
     )
 
 
 def _list_files(
-    plan: Plan, summaries: Sequence[Summary], items: list[Item], date: str
+    plan: Plan, summaries: Sequence[BatchSummary], items: list[Item], date: str
 ) -> tuple[Lists | Problem, tuple[str, Lists] | None]:
     """The list pages and the sitemap, kept by the cache or rendered (or the template's
     problem); and, when rendered anew for a build that keeps them, them by their key."""
@@ -142,7 +142,7 @@ def _write_new(stage: Stage, files: dict[str, bytes]) -> dict[str, str]:
 
 
 def _shard_pages(
-    summaries: Sequence[Summary], histories: Histories, hashes: dict[str, str]
+    summaries: Sequence[BatchSummary], histories: Histories, hashes: dict[str, str]
 ) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
     """The pages rendered here, by the batch whose search shard holds them: whole for a batch
     that left them to the kernel (it has not been heard of yet), else what they replaced."""
@@ -154,7 +154,7 @@ def _shard_pages(
     return late, amended
 
 
-def _scans(summaries: Sequence[Summary], own: dict[str, Scan]) -> Scans:
+def _scans(summaries: Sequence[BatchSummary], own: dict[str, Scan]) -> Scans:
     """The link-check scans of every page: those rendered here (``own``), and each batch's,
     read from its texts file as needed."""
     return Scans({path: part.texts for part in summaries for path in part.pages or {}}, own)
@@ -178,7 +178,7 @@ def _history_files(
     return Lists(files, {path: scan_page(text) for path, text in texts.items()})
 
 
-def _lists_key(common: str, summaries: Sequence[Summary], date: str) -> str:
+def _lists_key(common: str, summaries: Sequence[BatchSummary], date: str) -> str:
     """What the list pages and the sitemap depend on: every batch's list entries (the
     revisions it publishes, marked), and the site's date."""
     digest = hashlib.sha256(f"{common}\0{date}".encode())

@@ -2,7 +2,7 @@
 
 A worker imports a batch, validates what can be judged from the batch alone, runs
 its fixtures, and (in a build) renders its article pages straight into the staging
-folder and scans them for the link check. What it sends back, a :class:`Summary`,
+folder and scans them for the link check. What it sends back, a :class:`BatchSummary`,
 is the one representation of a loaded batch that every command reads: everything
 the site-wide steps need, without the revisions' object graphs or the pages'
 bytes, so a rebuild can use a kept one in place of importing the batch.
@@ -57,7 +57,7 @@ class Body:
     """The verified outputs of each of its items."""
 
 
-class Held:
+class BodyOnceRead:
     """A summary's :class:`Body` once read (or as its worker made it). Pickled empty: the
     body travels in the texts file, so a summary sent from a worker or kept in the site
     index is a small thing, and only a step that asks reads its body."""
@@ -67,11 +67,11 @@ class Held:
     def __init__(self, body: Body | None = None) -> None:
         self.body = body
 
-    def __reduce__(self) -> tuple[type[Held], tuple[()]]:
-        return Held, ()
+    def __reduce__(self) -> tuple[type[BodyOnceRead], tuple[()]]:
+        return BodyOnceRead, ()
 
     def __eq__(self, other: object) -> bool:  # a cache of the texts file, not part of the value
-        return isinstance(other, Held)
+        return isinstance(other, BodyOnceRead)
 
     def __hash__(self) -> int:
         return 0
@@ -79,7 +79,7 @@ class Held:
 
 @quick_state
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Summary:
+class BatchSummary:
     """What a build needs of one batch once it has been loaded: small fields every build
     reads, and a :class:`Body` read from its texts file only when asked for."""
 
@@ -107,7 +107,7 @@ class Summary:
     borrows: bool
     """Whether one of its verified outputs is printed by another batch's fixture: only those
     are judged against outcomes once every batch is in; the rest were judged with the batch."""
-    held: Held = dataclasses.field(default_factory=Held, compare=False, repr=False)
+    held: BodyOnceRead = dataclasses.field(default_factory=BodyOnceRead, compare=False, repr=False)
     """Its body, once read."""
     depends: tuple[tuple[str, str], ...] = ()
     """The other batches it imported, each with its cache key then: a kept summary holds only
@@ -178,12 +178,12 @@ def summarize(
     batch: Batch,
     outcomes: dict[str, Outcome] | None,
     staging: Path | None,
-    spool: Path,
+    texts_file: Path,
     schedule: Schedule | None = None,
     superseded: frozenset[str] = frozenset(),
-) -> Summary:
+) -> BatchSummary:
     """Judge, describe and (with ``staging``) render one loaded batch; its long texts go
-    to the file ``spool``. Only the revisions ``schedule`` publishes are described and
+    to the file ``texts_file``. Only the revisions ``schedule`` publishes are described and
     rendered (all of them, unmarked, without one); every one is judged."""
     problems, refs = batch_problems(project.root, project.settings, batch)
     defined = dict(refs.fixtures)  # its own fixtures and the helper modules' it shows: run here
@@ -198,18 +198,18 @@ def summarize(
     # surrogatepass: a lone surrogate is a problem of the batch already, never published.
     joined_data = ",\n  ".join(fragment(d) for d in data).encode("utf-8", "surrogatepass")
     body = Body(refs, outcomes, tuple(item.proofs for item in items))
-    return Summary(
+    return BatchSummary(
         name=batch.name,
         problems=tuple(problems),
         items=listed,
         list_key=content_hash(repr(listed).encode("utf-8", "surrogatepass")),
-        texts=Texts.write(spool, joined_data, rendered.entries, rendered.scans, body),
+        texts=Texts.write(texts_file, joined_data, rendered.entries, rendered.scans, body),
         pages=rendered.pages,
         timings=refs.timings,
         bodies=tuple((step.slug, step.body) for step in refs.steps),
         ran=outcomes is not None,
         borrows=any(fid not in defined for _, _, fid in refs.uses),
-        held=Held(body),
+        held=BodyOnceRead(body),
         deferred=rendered.deferred,
         views=seen,
         refs_key=_refs_key(refs),
@@ -249,9 +249,9 @@ class _Rendered:
     """Step 4's result for one batch: what it staged, or nothing when it renders nothing."""
 
     pages: dict[str, str] | None = None
-    """Its own article pages, as :attr:`Summary.pages`."""
+    """Its own article pages, as :attr:`BatchSummary.pages`."""
     deferred: tuple[str, ...] = ()
-    """Pages left to the kernel, as :attr:`Summary.deferred`."""
+    """Pages left to the kernel, as :attr:`BatchSummary.deferred`."""
     scans: dict[str, Scan] = dataclasses.field(default_factory=dict)
     """Each page's link-check scan."""
     entries: tuple[bytes, ...] = ()

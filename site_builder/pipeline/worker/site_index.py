@@ -29,9 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.pipeline.cache.reuse import Reuse
-from site_builder.pipeline.cache.store import Store
-from site_builder.pipeline.worker.batch import Summary
+from site_builder.pipeline.cache.reuse import Cache
+from site_builder.pipeline.cache.store import CacheFolder
+from site_builder.pipeline.worker.batch import BatchSummary
 
 KIND, KEY = "index", "batches"
 """Where the cache holds the base of the index."""
@@ -44,7 +44,7 @@ class SiteIndex:
     """The index as a build read it: its summaries, and what the next build's changes are
     made against."""
 
-    summaries: dict[str, Summary]
+    summaries: dict[str, BatchSummary]
     """Every summary it holds, by batch key."""
     token: str = ""
     """The token of the base it was read from ("" when there was none)."""
@@ -54,7 +54,7 @@ class SiteIndex:
     """The keys whose summary came from the changes."""
 
 
-def kept_summaries(reuse: Reuse) -> dict[str, Summary]:
+def kept_summaries(reuse: Cache) -> dict[str, BatchSummary]:
     """The kept summaries the site index holds, by batch key; what was read is noted in
     ``reuse`` for :func:`keep_summaries` to write its changes against."""
     found = read_index(reuse.store)
@@ -62,14 +62,16 @@ def kept_summaries(reuse: Reuse) -> dict[str, Summary]:
     return found.summaries
 
 
-def kept_summary(reuse: Reuse, key: str, index: Mapping[str, Summary] | None = None) -> Summary | None:
+def kept_summary(
+    reuse: Cache, key: str, index: Mapping[str, BatchSummary] | None = None
+) -> BatchSummary | None:
     """A kept summary (from ``index`` when it holds it, else from the batch's own file),
     its texts file where the cache keeps it; or None (also when that file is not the one
     it was kept with)."""
     entry: object = index.get(key) if index is not None else None
     if entry is None:
         entry = reuse.store.get("batches", key)
-    if not isinstance(entry, Summary):
+    if not isinstance(entry, BatchSummary):
         return None
     texts = entry.texts.moved(reuse.store.folder / "batches" / f"{key}.text")
     if texts is None:
@@ -77,7 +79,7 @@ def kept_summary(reuse: Reuse, key: str, index: Mapping[str, Summary] | None = N
     return entry if texts is entry.texts else dataclasses.replace(entry, texts=texts)
 
 
-def keep_summaries(reuse: Reuse, summaries: Mapping[str, Summary]) -> None:
+def keep_summaries(reuse: Cache, summaries: Mapping[str, BatchSummary]) -> None:
     """Keep each batch summarized by this build and write the index of them, as changes to
     the one this build read when it can."""
     last = reuse.read.get("index")
@@ -85,7 +87,7 @@ def keep_summaries(reuse: Reuse, summaries: Mapping[str, Summary]) -> None:
     write_index(reuse.store, last, summaries, _keep_batches(reuse.store, summaries))
 
 
-def _keep_batches(store: Store, summaries: Mapping[str, Summary]) -> set[str]:
+def _keep_batches(store: CacheFolder, summaries: Mapping[str, BatchSummary]) -> set[str]:
     """Keep each batch summarized by this build (its pickle and texts file, made by the
     worker in the scratch folder, are moved in); drop the batches the site no longer has.
     The keys of the batches the cache holds now."""
@@ -106,7 +108,7 @@ def _keep_batches(store: Store, summaries: Mapping[str, Summary]) -> set[str]:
     return held
 
 
-def read_index(store: Store) -> SiteIndex:
+def read_index(store: CacheFolder) -> SiteIndex:
     """The index the cache holds (empty when there is no whole base)."""
     found = store.get(KIND, KEY)
     if not (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], str)):
@@ -124,7 +126,9 @@ def read_index(store: Store) -> SiteIndex:
     return SiteIndex(summaries, token, frozenset(base), changed)
 
 
-def write_index(store: Store, last: SiteIndex, summaries: Mapping[str, Summary], kept: set[str]) -> None:
+def write_index(
+    store: CacheFolder, last: SiteIndex, summaries: Mapping[str, BatchSummary], kept: set[str]
+) -> None:
     """Keep the summaries of ``kept`` (the batches whose texts the cache now holds) as the
     index, each pointing at its texts file in the cache: as changes to the base ``last`` was
     read from, or as a new base."""
@@ -141,7 +145,7 @@ def write_index(store: Store, last: SiteIndex, summaries: Mapping[str, Summary],
     store.put(KIND, KEY, (_token(index), index))
 
 
-def _added(last: SiteIndex, index: Mapping[str, Summary]) -> dict[str, Summary]:
+def _added(last: SiteIndex, index: Mapping[str, BatchSummary]) -> dict[str, BatchSummary]:
     """The summaries of ``index`` that the base ``last`` was read from does not hold as they
     are: new keys, keys already changed since that base, and batches summarized again."""
     return {
@@ -151,13 +155,13 @@ def _added(last: SiteIndex, index: Mapping[str, Summary]) -> dict[str, Summary]:
     }
 
 
-def _made_again(summary: Summary, held: Summary | None) -> bool:
+def _made_again(summary: BatchSummary, held: BatchSummary | None) -> bool:
     """Whether ``summary`` is not the one the index held under its key (its batch was
     summarized again, into a new texts file)."""
     return held is None or held.texts.stat != summary.texts.stat
 
 
-def _token(index: Mapping[str, Summary]) -> str:
+def _token(index: Mapping[str, BatchSummary]) -> str:
     """What a base is known by: its keys and their texts files' stat."""
     digest = hashlib.sha256()
     for key in sorted(index):
@@ -165,14 +169,16 @@ def _token(index: Mapping[str, Summary]) -> str:
     return digest.hexdigest()
 
 
-def _summaries(found: object) -> dict[str, Summary]:
+def _summaries(found: object) -> dict[str, BatchSummary]:
     """The well-formed entries of a pickled mapping of summaries."""
     if not isinstance(found, dict):
         return {}
-    return {key: entry for key, entry in found.items() if isinstance(key, str) and isinstance(entry, Summary)}
+    return {
+        key: entry for key, entry in found.items() if isinstance(key, str) and isinstance(entry, BatchSummary)
+    }
 
 
-def _at(summary: Summary, path: Path) -> Summary:
+def _at(summary: BatchSummary, path: Path) -> BatchSummary:
     """``summary`` with its texts at ``path``."""
     if summary.texts.path == path:
         return summary

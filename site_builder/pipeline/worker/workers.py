@@ -3,7 +3,7 @@
 Importing a batch renders its text (Markdown and all), which is most of a
 build's work; the batches are independent, so each worker imports some of them,
 runs their fixtures (each in a process of its own, as always), renders their
-pages into the staging folder and sends back a :class:`Summary`. A batch whose
+pages into the staging folder and sends back a :class:`BatchSummary`. A batch whose
 import kills its worker (``os._exit`` at import, a crash) is tried again alone,
 and then reported, so one batch never takes the others down; a batch whose import
 does not finish within ``import_timeout`` has its worker killed (:mod:`.importing`)
@@ -28,7 +28,7 @@ from site_builder.errors import Problem
 from site_builder.model.batches import Batch, fixture_id
 from site_builder.model.schedule import Schedule
 from site_builder.pipeline.cache.inputs import batch_key
-from site_builder.pipeline.worker.batch import Summary, summarize
+from site_builder.pipeline.worker.batch import BatchSummary, summarize
 from site_builder.pipeline.worker.importing import Watch, importing
 from site_builder.pipeline.worker.pool import Pool, StartMethod
 from site_builder.settings.project import Project
@@ -41,7 +41,7 @@ Task = tuple[Path, str]
 class Loaded:
     """What a worker sends back for one batch: its summary, or why it did not load."""
 
-    summary: Summary | None
+    summary: BatchSummary | None
     """None when the batch did not import."""
     problem: Problem | None
     """Why it did not load, or a wrong item in its ``revisions``."""
@@ -52,7 +52,7 @@ class Job:
     """What every worker task needs to know about the site."""
 
     project: Project
-    spool: Path
+    scratch: Path
     """A folder for the batches' long texts (the cache keeps those of clean summaries)."""
     run: bool = False
     """Run the fixtures: the well-defined ones, or those of ``fixtures``."""
@@ -65,12 +65,12 @@ class Job:
     staging: Path | None = None
     """Render the article pages into this folder (a build)."""
     keep: bool = False
-    """Pickle each clean summary beside its texts in ``spool`` (``KEY.summary``): the cache
-    takes both over once the build has succeeded (:meth:`Reuse.remember`)."""
+    """Pickle each clean summary beside its texts in ``scratch`` (``KEY.summary``): the cache
+    takes both over once the build has succeeded (:meth:`Cache.remember`)."""
     schedule: Schedule | None = None
     """What is published (drafts, scheduled revisions); None: every revision, unmarked (``verify``)."""
     superseded: frozenset[str] = frozenset()
-    """Slugs whose first revision's page the main process renders (:meth:`Reuse.superseded`)."""
+    """Slugs whose first revision's page the main process renders (:meth:`Cache.superseded`)."""
     common: str = ""
     """What every batch's cache key shares (:attr:`Inputs.common`): the keys of the batches a
     batch imports are computed with it."""
@@ -78,7 +78,7 @@ class Job:
     @property
     def imports(self) -> Path:
         """The folder where each worker says which batch it is importing (:func:`importing`)."""
-        return self.spool / "importing"
+        return self.scratch / "importing"
 
 
 WORKERS = __name__
@@ -217,15 +217,15 @@ def load_one(path: Path, key: str, job: Job) -> Loaded:
     if batch is None:
         return Loaded(None, problem)
     outcomes = _run(batch, job) if job.run else None
-    spool = job.spool / f"{key}.text"
-    summary = summarize(job.project, batch, outcomes, job.staging, spool, job.schedule, job.superseded)
+    texts_file = job.scratch / f"{key}.text"
+    summary = summarize(job.project, batch, outcomes, job.staging, texts_file, job.schedule, job.superseded)
     if batch.imports:
         folder = batch.path.parent
         depends = tuple((name, batch_key(job.common, folder / f"{name}.py")) for name in batch.imports)
         summary = dataclasses.replace(summary, depends=depends)
     forget(batch)  # the summary is all that is needed of it now
     if job.keep and problem is None and summary.clean:  # pickled here, in parallel, not in the main process
-        (job.spool / f"{key}.summary").write_bytes(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))
+        (job.scratch / f"{key}.summary").write_bytes(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))
     return Loaded(summary, problem)
 
 
