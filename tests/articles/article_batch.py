@@ -3,22 +3,31 @@ a fixture's output, and the checks that did not pass."""
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tests.support.reference import load_site
+from tests.support.reference import Site, load_site
 
 ROOT = Path(__file__).resolve().parents[2]
 """The project's own site."""
 
 
+@functools.cache
+def _own_site() -> Site:
+    """The project's site, loaded once per test process: importing its batches runs the
+    articles' own simulations (seconds each time), and every test module here asks for it.
+    Tests change a batch only through ``monkeypatch``, which puts it back after each test."""
+    return load_site(ROOT)
+
+
 def batch_of(*fixture_ids: str, only: Sequence[str] | None = None) -> ModuleType:
     """The one batch module that defines every fixture of ``fixture_ids``; the site loads
     without a problem (with ``only``: without a problem in those files)."""
-    site = load_site(ROOT)
+    site = _own_site()
     problems = [str(p) for p in site.problems if only is None or p.path in only]
     assert not problems, problems
     fixtures = site.fixtures()

@@ -207,7 +207,7 @@ def test_changes_past_a_sixteenth_of_the_site_write_a_new_base(
 ) -> None:
     site, (base, changes) = built_copy(corpus_site, run_cli, tmp_path)
     token = pickle.loads(base.read_bytes())[0]
-    for number in range(1, 18):  # 17 batches of 30: more than the 16 changes kept apart
+    for number in range(1, 18):  # 17 of the 20 batches: more than the 16 changes kept apart
         first_paragraph(site, f"batch_{number:05d}", "Раз. ")
 
     built(site, run_cli)
