@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from site_builder import cli
-from site_builder.pipeline.store import CACHE_DIR
+from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.search.shards import BATCHES_PER_SHARD, MAX_SHARDS
 
 DOCS = Path(__file__).parents[2] / "docs"
