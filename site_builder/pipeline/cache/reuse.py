@@ -86,8 +86,7 @@ class Cache:
 
     def live(self) -> Written | None:
         """The record of the last build into ``target``, when the cache has a whole one."""
-        entry = self.store.get("outputs", self._record)
-        return entry if isinstance(entry, Written) else None
+        return self.kept("outputs", self._record, Written)
 
     def spare(self) -> Path:
         """Where the site before the live one is kept
@@ -96,8 +95,7 @@ class Cache:
 
     def spare_record(self) -> Written | None:
         """The record of what the spare site holds."""
-        held = self.store.get("outputs", self._record + ".spare")
-        return held if isinstance(held, Written) else None
+        return self.kept("outputs", self._record + ".spare", Written)
 
     def keep_spare(self, folder: Path, record: Written) -> None:
         """Make ``folder`` the spare site, ``record`` saying what it holds, unless a spare is
@@ -153,15 +151,14 @@ class Cache:
 
     def links(self, live: Written | None) -> Links | None:
         """What the check of the live site knew, when the cache holds it for that very site."""
-        found = self.store.get("outputs", self._record + ".links") if live is not None else None
-        return found if isinstance(found, Links) and live is not None and found.site == live.site else None
+        found = self.kept("outputs", self._record + ".links", Links) if live is not None else None
+        return found if found is not None and live is not None and found.site == live.site else None
 
     def superseded(self) -> frozenset[str]:
         """The slugs the last build found revised by a later revision: a worker does not render
         their first revision's page, which the main process renders with the article's history (a
         hint only: whatever a worker leaves, the main process renders)."""
-        found = self.store.get("outputs", self._record + ".superseded")
-        return found if isinstance(found, frozenset) else frozenset()
+        return self.kept("outputs", self._record + ".superseded", frozenset) or frozenset()
 
     def keep_site(self, site: KeptSite) -> None:
         """Keep what this build learned of the site now live in ``target``, and drop the spare
