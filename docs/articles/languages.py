@@ -340,9 +340,12 @@ def sources_headings() -> dict:
     ran = run(site({"articles/headings.py": HEADINGS_BATCH}, settings), "revisions")
     items = ran.json() if ran.code == 0 else []
     found = {item["lang"]: re.findall(r"\n<h2>([^<]*)</h2>\n<ul>", item["contentHtml"])[-1] for item in items}
+    spaces = {item["lang"]: re.findall(r"</a>(.)— ", item["contentHtml"]) for item in items}
+    named = {" ": "ordinary", "\u00a0": "non-breaking"}
     return {
         "exit": ran.code,
         "sourcesHeading": found,
+        "spaceBeforeDash": {lang: [named.get(c, repr(c)) for c in seen] for lang, seen in spaces.items()},
         "checks": {
             "exitsWithZero": ran.code == 0,
             "sixRevisions": len(found) == 6,
@@ -350,6 +353,7 @@ def sources_headings() -> dict:
             "russianNotOverridden": found.get("ru") != "Источники",
             "regionTakesItsLanguage": (found.get("de-CH"), found.get("en-GB"))
             == ("Quellen", "Further reading"),
+            "onlyRussianKeepsTheDash": {lang for lang, seen in spaces.items() if seen != [" "]} == {"ru"},
         },
     }
 
@@ -877,6 +881,14 @@ languages = revision(
                     "ru": ("Проверяемые источники"),
                     "de-CH": "Quellen",
                 },
+                "spaceBeforeDash": {
+                    "en": ["ordinary"],
+                    "en-GB": ["ordinary"],
+                    "de": ["ordinary"],
+                    "ko": ["ordinary"],
+                    "ru": ["non-breaking"],
+                    "de-CH": ["ordinary"],
+                },
             },
         ),
         paragraph(
@@ -884,7 +896,10 @@ languages = revision(
             "is fixed — for `ru-RU` too. And as for the chrome's words, a region tag takes its "
             "language's entry: `en-GB` uses the `en` one and `de-CH` the `de` one. An entry for the "
             'region itself (`en-GB = "Further reading"`) comes first, where a region wants other '
-            "words than its language."
+            "words than its language. Each source is its title, a dash and its note; in Russian the "
+            "space before the dash is a non-breaking one (U+00A0), so the dash never starts a line, as "
+            "Russian typography wants (`spaceBeforeDash` above); every other language gets an "
+            "ordinary space."
         ),
         heading("Reading time"),
         paragraph(

@@ -25,19 +25,27 @@ def body_html(revision: Revision) -> str:
     return "\n".join(revision.body)
 
 
-def sources_html(revision: Revision, label: str) -> str:
-    """``<h2>LABEL</h2>`` and the list of sources, joined by a newline."""
+_SPACE_BEFORE_DASH = {"ru": "\u00a0"}
+"""The space before the dash between a source's title and its note, by language: Russian
+typography keeps a dash on the line of the word before it, so a non-breaking space; an
+ordinary space in every other language, as the contract writes it."""
+
+
+def sources_html(revision: Revision, label: str, lang: str) -> str:
+    """``<h2>LABEL</h2>`` and the list of sources, joined by a newline; ``lang`` is the
+    revision's language (its own, or the site's)."""
+    space = _SPACE_BEFORE_DASH.get(lang.split("-")[0].lower(), " ")
     items = "".join(
         f'<li><a{attr("href", s.url)} target="_blank" rel="noopener noreferrer">'
-        f"{escape_text(s.title)}</a> — {escape_text(s.note)}</li>"
+        f"{escape_text(s.title)}</a>{space}— {escape_text(s.note)}</li>"
         for s in revision.sources
     )
     return f"<h2>{escape_text(label)}</h2>\n<ul>{items}</ul>"
 
 
-def content_html(revision: Revision, label: str) -> str:
+def content_html(revision: Revision, label: str, lang: str) -> str:
     """The article's HTML as importers read it: body, newline, sources section."""
-    return body_html(revision) + "\n" + sources_html(revision, label)
+    return body_html(revision) + "\n" + sources_html(revision, label, lang)
 
 
 @lru_cache(maxsize=16)  # a revision's body is measured for validation and for its JSON

@@ -155,9 +155,9 @@ def _verified_outputs(
 
 def _article_ids(settings: Settings, rev: Revision) -> tuple[str, tuple[str, ...]]:
     """The article page a revision is shown on, and the ids its content gives that page."""
-    label = settings.sources_label(rev.lang or settings.language)
+    lang = rev.lang or settings.language
     shown = [fixture_id(b.verified.fixture) for b in rev.body if isinstance(b, Block) and b.verified]
-    return article_url(rev.slug), content_ids(content_html(rev, label), shown)
+    return article_url(rev.slug), content_ids(content_html(rev, settings.sources_label(lang), lang), shown)
 
 
 def _urls(rev: Revision) -> Iterator[tuple[CallSite, str]]:

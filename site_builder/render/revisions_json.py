@@ -36,7 +36,7 @@ def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, ob
         "cover": rev.cover,
         "excerpt": rev.excerpt,
         "readingMinutes": rev.reading_minutes or reading_minutes(text),
-        "contentHtml": content_html(rev, settings.sources_label(lang)),
+        "contentHtml": content_html(rev, settings.sources_label(lang), lang),
         "lang": lang,
         "published": rev.published,
         "batch": batch,

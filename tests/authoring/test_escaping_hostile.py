@@ -188,7 +188,7 @@ def _content(source: Source, label: str = "Sources") -> str:
         body=[paragraph("Body")],
         sources=[source],
     )
-    return content_html(rev, label)
+    return content_html(rev, label, "en")
 
 
 @pytest.mark.parametrize("text", list(HOSTILE.values()), ids=list(HOSTILE))

@@ -191,20 +191,21 @@ def test_content_html_joins_body_and_sources_section_in_russian() -> None:
     rev = _revision([paragraph("Метод `POST`."), code_block("x < y", language="python")], [RFC, KO])
     label = Settings().sources_label("ru")
     assert label == "Проверяемые источники"
-    assert content_html(rev, label) == (
+    assert content_html(rev, label, "ru") == (
         "<p>Метод <code>POST</code>.</p>\n"
         '<pre><code class="language-python">x &lt; y</code></pre>\n'
         "<h2>Проверяемые источники</h2>\n"
         '<ul><li><a href="https://www.rfc-editor.org/rfc/rfc9110.html" target="_blank" '
-        'rel="noopener noreferrer">RFC 9110: HTTP Semantics</a> — defines which methods are idempotent</li>'
+        'rel="noopener noreferrer">RFC 9110: HTTP Semantics</a>\u00a0— '
+        "defines which methods are idempotent</li>"
         '<li><a href="https://example.org/ko?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">'
-        "재시도 &amp; &lt;안내&gt;</a> — 요청 &quot;키&quot; &#039;q&#039;</li></ul>"
+        "재시도 &amp; &lt;안내&gt;</a>\u00a0— 요청 &quot;키&quot; &#039;q&#039;</li></ul>"
     )
 
 
 def test_content_html_with_one_body_part_and_site_label() -> None:
     rev = _revision([heading("Intro")], [RFC], lang="en")
-    assert content_html(rev, "Sources & notes") == (
+    assert content_html(rev, "Sources & notes", "en") == (
         "<h2>Intro</h2>\n<h2>Sources &amp; notes</h2>\n"
         '<ul><li><a href="https://www.rfc-editor.org/rfc/rfc9110.html" target="_blank" '
         'rel="noopener noreferrer">RFC 9110: HTTP Semantics</a> — '
@@ -243,9 +244,9 @@ def test_revisions_json_content_html_and_minutes(make_site: MakeSite, run_cli: R
     assert rev["contentHtml"] == (
         "<p>Достаточно слов для <em>маленького</em> лимита.</p>\n<h2>Итог &amp; вывод</h2>\n"
         "<h2>Проверяемые источники</h2>\n"
-        '<ul><li><a href="https://a.example/" target="_blank" rel="noopener noreferrer">A</a> — a</li>'
+        '<ul><li><a href="https://a.example/" target="_blank" rel="noopener noreferrer">A</a>\u00a0— a</li>'
         '<li><a href="https://b.example/?x=1&amp;y=2" target="_blank" rel="noopener noreferrer">'
-        "B</a> — b</li>"
+        "B</a>\u00a0— b</li>"
         "</ul>"
     )
     assert rev["readingMinutes"] == 1

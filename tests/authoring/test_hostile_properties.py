@@ -485,7 +485,7 @@ def _content(title: str = "Title", note: str = "Note", url: str = SOURCE_URL, la
         body=[paragraph("Body")],
         sources=[Source(title=title, url=url, note=note)],
     )
-    return content_html(rev, label)
+    return content_html(rev, label, "en")
 
 
 @pytest.mark.parametrize("field", ["title", "note", "url", "label"])

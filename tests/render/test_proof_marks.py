@@ -92,9 +92,17 @@ SOURCES_HTML = {
 }
 LIST_HTML = (
     '<ul><li><a href="https://example.org/first" target="_blank" rel="noopener noreferrer">First</a>'
-    ' — one</li><li><a href="https://example.org/second" target="_blank" rel="noopener noreferrer">'
-    "Second</a> — two</li></ul>"
+    '{space}— one</li><li><a href="https://example.org/second" target="_blank" rel="noopener noreferrer">'
+    "Second</a>{space}— two</li></ul>"
 )
+"""The sources list; ``{space}``: the space before the dash (:func:`list_html`)."""
+
+
+def list_html(lang: str) -> str:
+    """The sources list of a revision in ``lang``: a non-breaking space before the dash in Russian."""
+    return LIST_HTML.format(space="\u00a0" if lang == "ru" else " ")
+
+
 MARK_WORDS = {
     "en": ("verified by fixture ", ""),
     "ru": ("проверено фикстурой ", ""),
@@ -113,7 +121,7 @@ def content_html(lang: str) -> str:
         "<h2>Fixtures</h2>",
         json_block(2),
     ]
-    return "\n".join(body) + "\n" + SOURCES_HTML[lang] + "\n" + LIST_HTML
+    return "\n".join(body) + "\n" + SOURCES_HTML[lang] + "\n" + list_html(lang)
 
 
 def expected_mark(lang: str, name: str, href: str) -> str:
@@ -189,7 +197,7 @@ def test_the_exact_marks_in_english(built: tuple[bool, Path]) -> None:
             "<code>beta</code></a></p>"
         )
     assert body.count(beta) == 1
-    assert body.endswith(f'</code></pre>\n{beta}\n<h2 id="sources">Sources</h2>\n{LIST_HTML}')
+    assert body.endswith(f'</code></pre>\n{beta}\n<h2 id="sources">Sources</h2>\n{list_html("en")}')
 
 
 def test_headings_never_take_the_ids_of_the_fixtures_list(built: tuple[bool, Path]) -> None:

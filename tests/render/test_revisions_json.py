@@ -245,10 +245,10 @@ def test_content_html_is_body_then_sources(by_slug: dict[str, dict[str, Any]]) -
     assert by_slug["ru-plain"]["contentHtml"] == (
         f"<p>{RU_WORDS}</p>\n<h2>Проверяемые источники</h2>\n<ul>"
         '<li><a href="https://www.rfc-editor.org/rfc/rfc9110.html" target="_blank" rel="noopener noreferrer">'
-        "RFC 9110: HTTP Semantics</a> — определяет идемпотентные методы</li>"
+        "RFC 9110: HTTP Semantics</a>\u00a0— определяет идемпотентные методы</li>"
         '<li><a href="https://docs.stripe.com/api/idempotent_requests" '
         'target="_blank" rel="noopener noreferrer">'
-        "Stripe: Idempotent requests</a> — ключ идемпотентности &amp; повтор</li></ul>"
+        "Stripe: Idempotent requests</a>\u00a0— ключ идемпотентности &amp; повтор</li></ul>"
     )
     english = by_slug["english-notes"]["contentHtml"]
     assert english.startswith(f"<p>{EN_WORDS}</p>\n<h2>")
