@@ -203,6 +203,17 @@ def test_content_html_joins_body_and_sources_section_in_russian() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("lang", "space"),
+    [("ru", "\u00a0"), ("ru-RU", "\u00a0"), ("RU", "\u00a0"), ("en", " "), ("ko", " "), ("uk", " ")],
+)
+def test_the_space_before_a_sources_dash_follows_the_language(lang: str, space: str) -> None:
+    """Russian keeps the dash on the title's line (a non-breaking space), with or without a
+    region; every other language has the contract's ordinary space."""
+    html = content_html(_revision([paragraph("x")], [RFC], lang=lang), "Sources", lang)
+    assert f"RFC 9110: HTTP Semantics</a>{space}— defines" in html
+
+
 def test_content_html_with_one_body_part_and_site_label() -> None:
     rev = _revision([heading("Intro")], [RFC], lang="en")
     assert content_html(rev, "Sources & notes", "en") == (
