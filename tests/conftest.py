@@ -6,11 +6,13 @@ The helpers behind them (settings, the batch header, site writers) are in
 
 from __future__ import annotations
 
+import compileall
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+import site_builder
 from site_builder import cli
 from tests.support.sites import BASE_PATHS, SETTINGS, MakeSite, Result, RunCli, write_site
 
@@ -23,6 +25,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="rewrite tests/golden/ from the current output instead of comparing with it",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the package's bytecode once, before the workers start. The tests start Python
+    anew with site_builder hundreds of times (the command as a user runs it, ``serve``, the
+    pytest plugin), and where ``PYTHONDONTWRITEBYTECODE`` is set, as on many CI machines,
+    Python would compile every module again in each. Only ``__pycache__/`` is written: git
+    ignores it, and the build's hash of the package skips it."""
+    if not hasattr(config, "workerinput"):
+        compileall.compile_dir(Path(site_builder.__file__).parent, quiet=1)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
