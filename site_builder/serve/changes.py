@@ -13,10 +13,18 @@ writing thousands of files, folders of 10,000 pages renamed) can overflow it: an
 event is then lost. So, while it waits, ``serve`` also compares the sources' sizes and
 times with those it last built from, twice a second: a lost event costs half a second,
 never the edit.
+
+The thread and ``serve`` speak through two C-level queues, not a ``threading.Event`` and a
+``queue.Queue``: a signal's KeyboardInterrupt (Ctrl-C, SIGTERM) lands between two bytecodes
+of the main thread, and one landing inside their Python-level handling of a lock can leave
+the lock held. The SIGTERM test caught it: the stop and the watcher both waited on the lock
+of the Event an interrupted ``set()`` had taken, until the process was killed. A
+``queue.SimpleQueue``'s ``put`` and ``get`` are single C calls: they run whole or not at all.
 """
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Callable
@@ -43,10 +51,12 @@ class Changes:
         self._fingerprint = fingerprint
         self._seen = fingerprint()
         """The sources as the last rebuild started from them."""
-        self._arrived: queue.Queue[None] = queue.Queue()
+        self._arrived: queue.SimpleQueue[None] = queue.SimpleQueue()
         self._stop = threading.Event()
-        self._asked = threading.Event()
-        """Set while ``serve`` waits for a change: the thread may look for the next one."""
+        """Set by :meth:`close` alone; the watcher only reads it."""
+        self._asked: queue.SimpleQueue[None] = queue.SimpleQueue()
+        """A token each time ``serve`` asks for a change: the thread may look for the next one.
+        Those put before the change the thread reports are answered by it (an Event cleared)."""
         self._thread = threading.Thread(
             target=self._watch, args=(root, watched), daemon=True, name="site-builder-watch"
         )
@@ -61,7 +71,7 @@ class Changes:
     def wait(self, stop: threading.Event | None) -> bool:
         """Wait for a change (True), taking every one already queued, or until ``stop`` is set or
         the watcher ended (False). A change is an event, or sources unlike the last ones seen."""
-        self._asked.set()
+        self._asked.put(None)
         while not (stop is not None and stop.is_set()):
             try:
                 self._arrived.get(timeout=LOOK)
@@ -81,7 +91,7 @@ class Changes:
     def listen(self) -> None:
         """Let the thread report changes while the rebuild goes on (once its pages are shown
         and it only waits for its search index): :meth:`arrived` says when one came."""
-        self._asked.set()
+        self._asked.put(None)
 
     def arrived(self) -> bool:
         """Whether a change is queued: the next :meth:`wait` takes it at once."""
@@ -92,7 +102,7 @@ class Changes:
         thread still inside the watcher's native code when the interpreter exits aborts the
         process with older watchfiles ("FATAL: exception not rethrown")."""
         self._stop.set()
-        self._asked.set()
+        self._asked.put(None)
         self._thread.join(timeout=1.0)
 
     def _watch(self, root: Path, watched: Filter) -> None:
@@ -105,6 +115,8 @@ class Changes:
             raise_interrupt=False,
         )
         for _changes in watching:
-            self._asked.clear()
+            with contextlib.suppress(queue.Empty):
+                while True:  # what was asked before this change is answered by it
+                    self._asked.get_nowait()
             self._arrived.put(None)
-            self._asked.wait()  # the rebuild runs meanwhile; the watcher gathers what it sees
+            self._asked.get()  # the rebuild runs meanwhile; the watcher gathers what it sees
