@@ -233,8 +233,13 @@ def listing() -> dict:
 def usage_errors() -> dict:
     """Command lines the tool refuses: exit 2, the reason on stderr's last line."""
     root = site({"articles/post.py": article()})
+    hyphen = site(
+        {"articles/post.py": article()}, SETTINGS.replace("[tool.site_builder]", "[tool.site-builder]")
+    )
     tried = {
         "build --jobs 0": run(root, "build", "--jobs", "0"),
+        "bulid": run_in(root, "bulid"),
+        "build --drafs": run(root, "build", "--drafs"),
         "validate --format xml": run(root, "validate", "--format", "xml"),
         "revisions --indent -1": run(root, "revisions", "--indent", "-1"),
         "validate --bogus": run(root, "validate", "--bogus"),
@@ -244,6 +249,7 @@ def usage_errors() -> dict:
         "build --out articles/site": run_in(root, "build", "--out", "articles/site"),
         "revisions --slug nope": run(root, "revisions", "--slug", "nope"),
         "serve --port 70000": run(root, "serve", "--port", "70000"),
+        "build, [tool.site-builder]": run_in(hyphen, "build"),
     }
     with socket.socket() as taken:  # a port another program listens on
         taken.bind(("127.0.0.1", 0))
@@ -256,6 +262,7 @@ def usage_errors() -> dict:
                 "exit": ran.code,
                 "says": ran.lines[-1]
                 .replace(str(root.resolve()), "SITE")
+                .replace(str(hyphen.resolve()), "SITE")
                 .replace(f"port {port}:", "port BUSY:"),
             }
             for command, ran in tried.items()
@@ -263,7 +270,7 @@ def usage_errors() -> dict:
         "checks": {
             "allExitTwo": all(ran.code == 2 for ran in tried.values()),
             "nothingOnStdout": all(ran.stdout == "" for ran in tried.values()),
-            "nothingBuilt": not (root / "build").exists(),
+            "nothingBuilt": not (root / "build").exists() and not (hyphen / "build").exists(),
         },
     }
 
@@ -1206,7 +1213,9 @@ commands = revision(
             "anything, with exit code 2, nothing on stdout, and the reason as the last line on "
             "stderr (for a mistake argparse catches, the usage line comes above it; `SITE` stands "
             "for the temporary site's folder, and `BUSY` for a port another program already "
-            "listens on):"
+            "listens on). A mistyped command or option, and a settings table named like the "
+            "command (`[tool.site-builder]`), are answered with the name meant, by the same "
+            "closeness rule as a mistyped field:"
         ),
         verified_output(
             usage_errors,
@@ -1222,14 +1231,23 @@ commands = revision(
                         "(choose from 'text', 'json', 'github')",
                     },
                     "revisions --indent -1": {"exit": 2, "says": "site-builder: --indent must be 0 or more"},
+                    "bulid": {
+                        "exit": 2,
+                        "says": "site-builder: error: unknown command 'bulid'; did you mean 'build'?",
+                    },
+                    "build --drafs": {
+                        "exit": 2,
+                        "says": "site-builder build: error: unrecognized option '--drafs'; did you mean "
+                        "'--drafts'?",
+                    },
                     "validate --bogus": {
                         "exit": 2,
-                        "says": "site-builder: error: unrecognized arguments: --bogus",
+                        "says": "site-builder validate: error: unrecognized option '--bogus'",
                     },
                     "publish": {
                         "exit": 2,
-                        "says": "site-builder: error: argument COMMAND: invalid choice: 'publish' "
-                        "(choose from 'validate', 'verify', 'build', 'serve', 'revisions', 'init', 'new')",
+                        "says": "site-builder: error: unknown command 'publish' (commands: validate, "
+                        "verify, build, serve, revisions, init, new)",
                     },
                     "build --out .": {
                         "exit": 2,
@@ -1250,6 +1268,11 @@ commands = revision(
                     "serve --port 70000": {
                         "exit": 2,
                         "says": "site-builder serve: error: argument --port: must be 0 to 65535",
+                    },
+                    "build, [tool.site-builder]": {
+                        "exit": 2,
+                        "says": "site-builder: no pyproject.toml with [tool.site_builder] in SITE or above; "
+                        "SITE/pyproject.toml has [tool.site-builder]: did you mean [tool.site_builder]?",
                     },
                     "serve --port BUSY": {
                         "exit": 2,

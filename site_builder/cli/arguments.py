@@ -5,10 +5,12 @@ port given to them must be. What each command does is :mod:`site_builder.cli`'s.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any, cast
 
 from site_builder import __version__
+from site_builder.errors import did_you_mean
 from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.starter.commands import add_commands
 
@@ -17,12 +19,48 @@ LOCKING = ("build", "validate", "revisions", "serve", "new")
 (:mod:`site_builder.pipeline.site_lock`): they wait for one another, or fail with ``--no-wait``."""
 
 
-def command_parser(handlers: Mapping[str, object]) -> argparse.ArgumentParser:
-    """Every command with its arguments; ``handlers``: the function that runs each command
-    (``init`` and ``new`` bring their own)."""
-    parser = argparse.ArgumentParser(prog="site-builder", description="Build a site of verified articles.")
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, knowing its option strings (``--drafts``, ``-h``) and its commands,
+    so that a mistyped one is answered with the one meant."""
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        self.__dict__.setdefault("options", []).extend(action.option_strings)
+        return action
+
+    @property
+    def option_strings(self) -> list[str]:
+        """Every option string this parser takes."""
+        return list(self.__dict__.get("options", []))
+
+    def parse(self, argv: Sequence[str], commands: Mapping[str, Parser]) -> argparse.Namespace:
+        """``parse_args``, with "did you mean" for an unknown command or option: the command is
+        the first word that is not an option (the top level's take no value)."""
+        given = next((word for word in argv if not word.startswith("-")), None)
+        if given is not None and given not in commands:
+            known = ", ".join(commands)
+            self.error(f"unknown command {given!r}{did_you_mean(given, commands) or f' (commands: {known})'}")
+        args, extra = self.parse_known_args(argv)
+        if not extra:
+            return args
+        command = commands[args.command]
+        options = [word.split("=", 1)[0] for word in extra if word.startswith("-")]
+        if options:
+            meant = did_you_mean(options[0], command.option_strings + self.option_strings)
+            command.error(f"unrecognized option {options[0]!r}{meant}")
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+
+
+def command_parser(handlers: Mapping[str, object]) -> tuple[Parser, dict[str, Parser]]:
+    """Every command with its arguments, and each command's own parser; ``handlers``: the
+    function that runs each command (``init`` and ``new`` bring their own)."""
+    parser = Parser(prog="site-builder", description="Build a site of verified articles.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # Each command's parser is a Parser too (argparse makes them of the top level's class).
+    commands = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="command", required=True, metavar="COMMAND"),
+    )
 
     validate = _command(
         commands,
@@ -94,7 +132,7 @@ def command_parser(handlers: Mapping[str, object]) -> argparse.ArgumentParser:
             help="when another site-builder command is running on this site, fail (exit 2) "
             "instead of waiting for it",
         )
-    return parser
+    return parser, {name: sub for name, sub in commands.choices.items() if isinstance(sub, Parser)}
 
 
 def _command(

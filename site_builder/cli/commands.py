@@ -31,7 +31,7 @@ from site_builder.pipeline.plan import plan_build
 from site_builder.pipeline.site_lock import SiteLock
 from site_builder.runtime.collector import collection_paused
 from site_builder.runtime.interrupts import interruptible
-from site_builder.settings.project import Project, find_root, holds_site
+from site_builder.settings.project import Project, find_root, holds_site, table_hint
 from site_builder.settings.pyproject import PYPROJECT
 
 if TYPE_CHECKING:
@@ -47,11 +47,11 @@ lock): 128 + SIGINT, as a shell reports a command Ctrl-C ended."""
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit code."""
-    parser = command_parser(
+    parser, commands = command_parser(
         {"validate": _validate, "verify": _verify, "build": _build, "serve": _serve, "revisions": _revisions}
     )
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse(sys.argv[1:] if argv is None else argv, commands)
     except SystemExit as exc:  # argparse exits on --help and on usage errors
         return exc.code if isinstance(exc.code, int) else 2
     # A command runs without the cyclic collector (site_builder.runtime.collector); serve, which
@@ -105,7 +105,8 @@ def _root(given: Path | None) -> Path:
     if not given.is_dir():
         raise UsageError(f"--root {given}: not a folder")
     if not holds_site(given):
-        raise UsageError(f"--root {given}: no {PYPROJECT} with [tool.site_builder] in this folder")
+        hint = table_hint(given, "it has")
+        raise UsageError(f"--root {given}: no {PYPROJECT} with [tool.site_builder] in this folder{hint}")
     return given
 
 

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
-from site_builder.errors import Problem, UsageError
+from site_builder.errors import Problem, UsageError, closest
 from site_builder.language.labels import Table
 from site_builder.language.plurals import LANGUAGE_TAG as LANGUAGE_TAG
 from site_builder.language.plurals import base
@@ -159,7 +159,27 @@ def find_root(start: Path) -> Path:
     for folder in (start, *start.parents):
         if holds_site(folder):
             return folder
-    raise UsageError(f"no {PYPROJECT} with [tool.site_builder] in {start} or above; use --root DIR")
+    nearest = next((folder for folder in (start, *start.parents) if (folder / PYPROJECT).is_file()), None)
+    hint = table_hint(nearest, f"{nearest / PYPROJECT} has") if nearest is not None else ""
+    raise UsageError(
+        f"no {PYPROJECT} with [tool.site_builder] in {start} or above{hint or '; use --root DIR'}"
+    )
+
+
+def table_hint(folder: Path, has: str) -> str:
+    """``; HAS [tool.site-builder]: did you mean [tool.site_builder]?`` when the
+    ``pyproject.toml`` in ``folder`` has a ``[tool]`` table named like this tool's (the
+    command's own name, ``site-builder``, is the likely one); empty otherwise."""
+    try:
+        tools = tomllib.loads((folder / PYPROJECT).read_text("utf-8")).get("tool", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return ""
+    near = (
+        sorted(name for name in tools if closest(name, ["site_builder"]) is not None)
+        if isinstance(tools, dict)
+        else []
+    )
+    return f"; {has} [tool.{near[0]}]: did you mean [tool.site_builder]?" if near else ""
 
 
 def holds_site(folder: Path) -> bool:

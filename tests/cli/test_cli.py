@@ -357,7 +357,8 @@ def test_usage_errors_exit_2(good_site: Path, run_cli: RunCli, argv: list[str]) 
 
 # Every mistake of the command line itself exits 2 with one message naming it, and writes nothing.
 # Placeholders: SITE is the good site, EMPTY a folder without pyproject.toml, OTHER a folder whose
-# pyproject.toml has no [tool.site_builder], FILE a file, ARTICLES the site's articles folder.
+# pyproject.toml has no [tool.site_builder], HYPHEN one whose has [tool.site-builder] (the command's
+# name) instead, FILE a file, ARTICLES the site's articles folder.
 USAGE_ERRORS = [
     ("revisions-unknown-slug", ["revisions", "--slug", "beta-second-in-lis"],
      "no revision with slug beta-second-in-lis; did you mean 'beta-second-in-list'?"),
@@ -372,6 +373,9 @@ USAGE_ERRORS = [
      "--root EMPTY: no pyproject.toml with [tool.site_builder] in this folder"),
     ("root-with-another-pyproject", ["build", "--root", "OTHER"],
      "--root OTHER: no pyproject.toml with [tool.site_builder] in this folder"),
+    ("root-with-the-command-s-name-as-table", ["build", "--root", "HYPHEN"],
+     "--root HYPHEN: no pyproject.toml with [tool.site_builder] in this folder; "
+     "it has [tool.site-builder]: did you mean [tool.site_builder]?"),
     ("serve-root-without-pyproject", ["serve", "--root", "EMPTY"],
      "--root EMPTY: no pyproject.toml with [tool.site_builder] in this folder"),
     ("root-is-a-file", ["revisions", "--root", "FILE"], "--root FILE: not a folder"),
@@ -387,6 +391,21 @@ USAGE_ERRORS = [
      "usage: …\nsite-builder serve: error: argument --port: must be 0 to 65535"),
     ("build-jobs-0", ["build", "--jobs", "0"],
      "usage: …\nsite-builder build: error: argument --jobs: must be 1 or more"),
+    ("command-mistyped", ["bulid"],
+     "usage: …\nsite-builder: error: unknown command 'bulid'; did you mean 'build'?"),
+    ("command-unknown", ["publish"],
+     "usage: …\nsite-builder: error: unknown command 'publish' "
+     "(commands: validate, verify, build, serve, revisions, init, new)"),
+    ("option-mistyped", ["build", "--drafs"],
+     "usage: …\nsite-builder build: error: unrecognized option '--drafs'; did you mean '--drafts'?"),
+    ("option-with-its-value-mistyped", ["build", "--jbos=2"],
+     "usage: …\nsite-builder build: error: unrecognized option '--jbos'; did you mean '--jobs'?"),
+    ("option-of-the-command-line-mistyped", ["revisions", "--no-wiat"],
+     "usage: …\nsite-builder revisions: error: unrecognized option '--no-wiat'; did you mean '--no-wait'?"),
+    ("option-unknown", ["validate", "--bogus"],
+     "usage: …\nsite-builder validate: error: unrecognized option '--bogus'"),
+    ("argument-unexpected", ["build", "extra"],
+     "usage: …\nsite-builder build: error: unrecognized arguments: extra"),
 ]  # fmt: skip
 
 
@@ -397,11 +416,14 @@ def test_every_usage_error_exits_2_with_its_message(
     (tmp_path / "empty").mkdir()
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "pyproject.toml").write_text('[project]\nname = "x"\n', "utf-8")
+    (tmp_path / "hyphen").mkdir()
+    (tmp_path / "hyphen" / "pyproject.toml").write_text('[tool.site-builder]\ntitle = "x"\n', "utf-8")
     (tmp_path / "a-file").write_text("", "utf-8")
     places = {
         "SITE": str(good_site),
         "EMPTY": str(tmp_path / "empty"),
         "OTHER": str(tmp_path / "other"),
+        "HYPHEN": str(tmp_path / "hyphen"),
         "FILE": str(tmp_path / "a-file"),
         "ARTICLES": str(good_site / "articles"),
     }
@@ -417,7 +439,8 @@ def test_every_usage_error_exits_2_with_its_message(
     assert (result.code, result.out) == (2, "")
     expected = placed(message)
     if expected.startswith("usage: …\n"):  # argparse's: its usage (wrapped to the terminal), then the error
-        assert result.err.startswith(f"usage: site-builder {argv[0]} ")
+        prog = expected.splitlines()[-1].split(": error: ")[0]  # the command's parser, or the top level's
+        assert result.err.startswith(f"usage: {prog} ")
         assert result.err.splitlines()[-1] == expected.splitlines()[-1]
     else:
         assert result.err == f"site-builder: {expected}\n"
@@ -435,6 +458,23 @@ def test_no_site_found_is_a_usage_error(
     assert "pyproject.toml" in result.err
     assert "Traceback" not in result.err
     assert result.code == 2
+
+
+def test_a_table_named_like_the_command_is_named_in_the_error_from_a_folder_below(
+    tmp_path: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.site-builder]\ntitle = "x"\n', "utf-8"
+    )
+    (tmp_path / "articles").mkdir()
+    monkeypatch.chdir(tmp_path / "articles")
+    result = run_cli(["build"])
+    assert (result.code, result.out) == (2, "")
+    assert result.err == (
+        f"site-builder: no pyproject.toml with [tool.site_builder] in {tmp_path / 'articles'} or above; "
+        f"{tmp_path / 'pyproject.toml'} has [tool.site-builder]: did you mean [tool.site_builder]?\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["articles", "pyproject.toml"]
 
 
 @pytest.mark.parametrize("kind", ["file", "missing"])
