@@ -253,7 +253,7 @@ revisions = [
         body=[
             paragraph("Do not [click](javascript:alert(1)) or [open](data:text/html,hi)."),
             paragraph("Not [protocol-relative](//cdn.example/x.js) nor [relative](notes.html)."),
-            markdown("No [host](https://) and [no page](/articles/missing/)."),
+            markdown("No [host](https://), [no page](/articles/missing/), [nearly](/articles/good-link/)."),
             figure("/assets/missing.svg", "A missing file.", "Nothing there."),
             Markup('<a href="vbscript:msgbox(1)">trusted, yet checked</a>'),
         ],
@@ -366,9 +366,9 @@ def sources() -> dict:
 @fixture
 def links() -> dict:
     """URL schemes, and site-relative URLs that must name a page or a file under assets/."""
-    report = broken_site({"articles/post.py": LINKS, "assets/plot.svg": SVG}, planted=9)
+    report = broken_site({"articles/post.py": LINKS, "assets/plot.svg": SVG}, planted=10)
     flat = [line for lines in report["problems"].values() for line in lines]
-    report["checks"]["goodLinksPass"] = not any("good-links" in line for line in flat)
+    report["checks"]["goodLinksPass"] = not any(": good-links: " in line for line in flat)
     return report
 
 
@@ -811,6 +811,8 @@ rules = revision(
                     "url-target": [
                         "articles/post.py:17: bad-links: '/images/cover.png' is neither a file under "
                         "assets/ nor a page of the site",
+                        "articles/post.py:21: bad-links: '/articles/good-link/' is neither a file under "
+                        "assets/ nor a page of the site; did you mean '/articles/good-links/'?",
                         "articles/post.py:21: bad-links: '/articles/missing/' is neither a file under "
                         "assets/ nor a page of the site",
                         "articles/post.py:22: bad-links: '/assets/missing.svg' is neither a file under "
@@ -830,7 +832,7 @@ rules = revision(
                         "articles/post.py:21: bad-links: URL 'https://' has no host",
                     ],
                 },
-                "summary": "9 problems found",
+                "summary": "10 problems found",
             },
         ),
         unordered_list(
@@ -842,7 +844,9 @@ rules = revision(
                 "newlines removed), so `java\\tscript:` is caught too.",
                 "**`url-target`** — a site-relative URL that is neither a page nor a file "
                 "under `assets/`. For a figure, move the file into `assets/`; for a page, check "
-                "the slug.",
+                "the slug. When a page or a file under `assets/` is a near copy of the path "
+                "written, as a whole and in its last part (`good-link` for `good-links`), the "
+                "problem names it.",
                 "**`image-size`** — an image under `assets/` whose width and height cannot be "
                 "read: an SVG with neither a size nor a `viewBox`, or a file that is not an image. "
                 "Pages give every image its size, read from its file ([Writing an "

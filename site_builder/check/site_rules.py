@@ -19,9 +19,9 @@ from site_builder.check.categories import spelling_problems
 from site_builder.check.fragments import page_problems
 from site_builder.check.history import Step, history_findings, label_findings
 from site_builder.check.images import image_problems
-from site_builder.errors import Problem
+from site_builder.errors import CLOSE_IDS, Problem, closest, did_you_mean
 from site_builder.model.batches import problem_at, relative_to_root
-from site_builder.model.layout import article_url, history_urls, page_urls, resolves, revision_url
+from site_builder.model.layout import ASSETS_URL, article_url, history_urls, page_urls, resolves, revision_url
 from site_builder.model.page_ids import HISTORY_IDS
 from site_builder.settings.project import Settings
 from site_builder.settings.pyproject import PYPROJECT
@@ -74,12 +74,32 @@ def _reference_problems(
                 resolved[path] = resolves(path, pages, assets)
             if not resolved[path]:
                 message = f"{url!r} is neither a file under {settings.assets_dir}/ nor a page of the site"
+                message += _meant(path, pages, assets)
                 problems.append(problem_at(root, at, subject, "url-target", message))
         for at, subject, fid in part.uses:
             if fid not in known:
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"
                 problems.append(problem_at(root, at, subject, "verified-fixture", message))
     return problems
+
+
+def _meant(path: str, pages: frozenset[str], assets: Path) -> str:
+    """``; did you mean '…'?`` naming the asset file or page most like ``path``, a link that
+    resolves to neither; empty when none is a near copy (the rule for names a site makes up),
+    as a whole and in its last part: paths of one folder share most of their letters."""
+    if path.startswith(ASSETS_URL):
+        found = sorted(p for p in assets.rglob("*") if p.is_file()) if assets.is_dir() else []
+        choices = [ASSETS_URL + p.relative_to(assets).as_posix() for p in found]
+    else:
+        choices = sorted(pages)
+    name = _last_part(path)
+    near = [choice for choice in choices if closest(name, [_last_part(choice)], CLOSE_IDS) is not None]
+    return did_you_mean(path, near, CLOSE_IDS)
+
+
+def _last_part(path: str) -> str:
+    """``halving.svg`` of ``/assets/leftmost/halving.svg``, ``x`` of ``/articles/x/``."""
+    return path.rstrip("/").rsplit("/", 1)[-1]
 
 
 def _history_problems(root: Path, settings: Settings, steps: Sequence[Step]) -> list[Problem]:

@@ -357,6 +357,10 @@ LINKS = [
     ("/categories/#x", "'/categories/#x': no element with id 'x' on /categories/"),
     ("/feed.xml#x", ""),  # not a page: no ids to check
     ("/articles/none/#x", "'/articles/none/#x' is neither a file under assets/ nor a page of the site"),
+    ("/articles/posts/", "'/articles/posts/' is neither a file under assets/ nor a page of the site; "
+                         "did you mean '/articles/post/'?"),
+    ("/articles/post", "'/articles/post' is neither a file under assets/ nor a page of the site; "
+                       "did you mean '/articles/post/'?"),
 ]  # fmt: skip
 
 
@@ -386,6 +390,46 @@ def test_a_fragment_link_resolves_or_is_reported_once(
         assert result.err.splitlines() == [f"articles/post.py:6: post: {problem}", "1 problem found"]
     else:
         assert result.code == 0, result.err
+
+
+@pytest.mark.parametrize(
+    ("src", "problem"),
+    [
+        ("/assets/leftmost/halving.svg", ""),
+        ("/assets/leftmost/halfing.svg", "; did you mean '/assets/leftmost/halving.svg'?"),
+        ("/assets/leftmost/other.svg", ""),  # no asset is a near copy: no suggestion
+    ],
+    ids=["exact", "near", "far"],
+)
+def test_a_mistyped_asset_path_is_answered_with_the_asset_meant(
+    src: str, problem: str, make_site: MakeSite, run_cli: RunCli
+) -> None:
+    root = make_site(
+        {
+            "assets/leftmost/halving.svg": '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"/>',
+            "articles/post.py": f"""\
+                from site_builder import Source, paragraph, revision
+                A = Source(title="A", url="https://a.example/", note="a")
+                B = Source(title="B", url="https://b.example/", note="b")
+                revisions = [revision(
+                    slug="post", title="Post", categories=["x"], excerpt="e", published="2024-01-01",
+                    body=[paragraph("Enough words to pass the limit, and [a figure]({src}).")],
+                    sources=[A, B],
+                )]
+            """,
+        }
+    )
+
+    result = run_cli(["validate", "--root", str(root)])
+
+    if src.endswith("halving.svg"):
+        assert result.code == 0, result.err
+    else:
+        assert result.err.splitlines() == [
+            f"articles/post.py:6: post: {src!r} is neither a file under assets/ nor a page of the site"
+            + problem,
+            "1 problem found",
+        ]
 
 
 def test_a_template_tag_whose_attributes_depend_on_the_page_is_left_to_the_rendered_check(
