@@ -135,6 +135,10 @@ def run_in(folder: Path, *args: str, columns: int | None = None) -> Ran:
     return (_started if args[:1] == ("serve",) else _forked)(list(args), env, folder)
 
 
+TIMEOUT = 110.0
+"""Seconds one command may take before it is killed and the fixture fails saying so."""
+
+
 def _started(argv: list[str], env: dict[str, str], cwd: Path | None) -> Ran:
     """``python -m site_builder ARGV`` in a new process."""
     done = subprocess.run(
@@ -147,10 +151,6 @@ def _started(argv: list[str], env: dict[str, str], cwd: Path | None) -> Ran:
         check=False,
     )
     return Ran(done.returncode, done.stdout, done.stderr)
-
-
-TIMEOUT = 110.0
-"""Seconds one command may take before it is killed and the fixture fails saying so."""
 
 
 def _forked(argv: list[str], env: dict[str, str], cwd: Path | None) -> Ran:

@@ -9,6 +9,7 @@ decides what to do with all of them at once.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -68,13 +69,22 @@ def _reference_problems(
     assets = root / settings.assets_dir
     resolved: dict[str, bool] = {}
     problems = []
+
+    @functools.cache  # listed once, and only when a link resolves to nothing
+    def targets(of_assets: bool) -> list[str]:
+        """The site paths a mistyped link is compared with: the assets' files, or the pages."""
+        if not of_assets:
+            return sorted(pages)
+        found = sorted(p for p in assets.rglob("*") if p.is_file()) if assets.is_dir() else []
+        return [ASSETS_URL + p.relative_to(assets).as_posix() for p in found]
+
     for part in parts:
         for at, subject, url, path in part.links:
             if path not in resolved:  # many revisions link the same pages and files
                 resolved[path] = resolves(path, pages, assets)
             if not resolved[path]:
                 message = f"{url!r} is neither a file under {settings.assets_dir}/ nor a page of the site"
-                message += _meant(path, pages, assets)
+                message += _meant(path, targets(path.startswith(ASSETS_URL)))
                 problems.append(problem_at(root, at, subject, "url-target", message))
         for at, subject, fid in part.uses:
             if fid not in known:
@@ -83,15 +93,10 @@ def _reference_problems(
     return problems
 
 
-def _meant(path: str, pages: frozenset[str], assets: Path) -> str:
-    """``; did you mean '…'?`` naming the asset file or page most like ``path``, a link that
-    resolves to neither; empty when none is a near copy (the rule for names a site makes up),
-    as a whole and in its last part: paths of one folder share most of their letters."""
-    if path.startswith(ASSETS_URL):
-        found = sorted(p for p in assets.rglob("*") if p.is_file()) if assets.is_dir() else []
-        choices = [ASSETS_URL + p.relative_to(assets).as_posix() for p in found]
-    else:
-        choices = sorted(pages)
+def _meant(path: str, choices: list[str]) -> str:
+    """``; did you mean '…'?`` naming the choice most like ``path``, a link that resolves to
+    nothing; empty when none is a near copy (the rule for names a site makes up), as a whole
+    and in its last part: paths of one folder share most of their letters."""
     name = _last_part(path)
     near = [choice for choice in choices if closest(name, [_last_part(choice)], CLOSE_IDS) is not None]
     return did_you_mean(path, near, CLOSE_IDS)

@@ -23,15 +23,15 @@ class Parser(argparse.ArgumentParser):
     """argparse's parser, knowing its option strings (``--drafts``, ``-h``) and its commands,
     so that a mistyped one is answered with the one meant."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.option_strings: list[str] = []
+        """Every option string this parser takes (set first: ``-h`` is added by argparse's own init)."""
+        super().__init__(*args, **kwargs)
+
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         action = super().add_argument(*args, **kwargs)
-        self.__dict__.setdefault("options", []).extend(action.option_strings)
+        self.option_strings.extend(action.option_strings)
         return action
-
-    @property
-    def option_strings(self) -> list[str]:
-        """Every option string this parser takes."""
-        return list(self.__dict__.get("options", []))
 
     def parse(self, argv: Sequence[str], commands: Mapping[str, Parser]) -> argparse.Namespace:
         """``parse_args``, with "did you mean" for an unknown command or option: the command is
