@@ -7,6 +7,7 @@ The helpers behind them (settings, the batch header, site writers) are in
 from __future__ import annotations
 
 import compileall
+import signal
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -35,6 +36,17 @@ def pytest_configure(config: pytest.Config) -> None:
     ignores it, and the build's hash of the package skips it."""
     if not hasattr(config, "workerinput"):
         compileall.compile_dir(Path(site_builder.__file__).parent, quiet=1)
+    hear_ctrl_c()
+
+
+def hear_ctrl_c() -> None:
+    """Give SIGINT its usual handler back when the run was started ignoring it. A shell without
+    job control starts a background job (``pytest &`` in a script) with SIGINT ignored, every
+    process it starts inherits that, and the commands under test rightly keep ignoring a signal
+    they were started to ignore (as under ``nohup``); the tests that press Ctrl-C would then
+    wait for a stop that never comes."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
