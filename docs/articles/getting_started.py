@@ -95,6 +95,26 @@ def a_new_article() -> dict:
 
 
 @fixture
+def a_taken_slug_or_module() -> dict:
+    """new refuses a slug the site uses, and a module name another slug's batch has, saying
+    what to do instead; the ``--batch`` it advises then works."""
+    root, _ = _started()
+    first = run_in(root, "new", "second-article")
+    again = run_in(root, "new", "second-article")
+    module = run_in(root, "new", "first-article")
+    advised = re.search(r"with --batch (\w+),", module.stderr)
+    batch = run_in(root, "new", "first-article", "--batch", advised.group(1)) if advised else None
+    return {
+        "sameSlug": {"exit": again.code, "stderr": again.lines},
+        "takenModule": {"exit": module.code, "stderr": module.lines},
+        "checks": {
+            "firstWrote": first.code == 0,
+            "theAdvisedBatchWorks": batch is not None and batch.code == 0,
+        },
+    }
+
+
+@fixture
 def a_russian_site() -> dict:
     """init --lang ru: the settings' language, and the chrome of the built home page."""
     root, _ = _started("ru")
@@ -274,6 +294,34 @@ python3 -m venv ~/.venvs/site-builder
                         "articles/second_article.py:21: second-article: body is 248 characters; "
                         "at least 5,000 are required",
                         "2 problems found",
+                    ],
+                },
+            },
+        ),
+        paragraph(
+            "A slug the site already uses (drafts and scheduled revisions included) is "
+            "refused; so is a module name another article's batch has, with the way to add "
+            "to that module instead. Both exit with 2 and write nothing:"
+        ),
+        code_block(
+            "site-builder new second-article   # a second time\nsite-builder new first-article",
+            language="sh",
+        ),
+        verified_output(
+            a_taken_slug_or_module,
+            expected={
+                "sameSlug": {
+                    "exit": 2,
+                    "stderr": [
+                        "site-builder: slug 'second-article' is already used in "
+                        "articles/second_article.py; choose another slug"
+                    ],
+                },
+                "takenModule": {
+                    "exit": 2,
+                    "stderr": [
+                        "site-builder: articles/first_article.py already exists; add the revision "
+                        "to it with --batch first_article, or choose another slug"
                     ],
                 },
             },

@@ -7,9 +7,12 @@ compute what the article shows. An existing batch is only appended to, never rew
 
 from __future__ import annotations
 
+import io
+import itertools
 import keyword
 import re
 import tempfile
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,9 +44,13 @@ def add_revision(project: Project, slug: str, batch: str | None) -> Added:
     """Write the skeleton of revision ``slug``: a new batch, or appended to ``batch``."""
     if not SLUG.fullmatch(slug):
         raise UsageError(f"slug {slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'")
-    name = python_name(slug)
+    if batch is None:
+        path = _new_path(project, slug)
+        name = python_name(slug)
+    else:
+        path = _batch_path(project, batch)
+        name = _free_name(path.read_text("utf-8", errors="replace"), python_name(slug))
     fixture = f"{name}_result"
-    path = _new_path(project, slug) if batch is None else _batch_path(project, batch, (name, fixture))
     _refuse_a_used_slug(project, slug)  # last: it loads every batch of the site
     values = {"FIXTURE": fixture, "NAME": name, "SLUG": slug, "TITLE": _title(slug), "TODAY": today()}
     block = render("revision.py.in", values)
@@ -80,20 +87,42 @@ def _new_path(project: Project, slug: str) -> Path:
     module = slug.replace("-", "_")
     path = project.articles / f"{'article' if module.startswith('_') else ''}{module}.py"
     if path.exists():
-        raise UsageError(f"{_shown(project, path)} already exists; use --batch {path.stem} to add to it")
+        _refuse_a_used_slug(project, slug)  # a slug taken is the news, not the module's name
+        raise UsageError(
+            f"{_shown(project, path)} already exists; add the revision to it with --batch {path.stem}, "
+            "or choose another slug"
+        )
     return path
 
 
-def _batch_path(project: Project, batch: str, names: tuple[str, ...]) -> Path:
+def _batch_path(project: Project, batch: str) -> Path:
     batch = batch.removesuffix(".py")
     path = project.articles / f"{batch}.py"
     if not re.fullmatch(r"[A-Za-z0-9_]+", batch) or not path.is_file():
         raise UsageError(f"no batch {_shown(project, path)}; without --batch, new writes a new module")
-    text = path.read_text("utf-8", errors="replace")
-    for name in names:
-        if re.search(rf"\b{name}\b", text):
-            raise UsageError(f"{_shown(project, path)} already uses the name {name!r}; choose another slug")
     return path
+
+
+def _free_name(text: str, name: str) -> str:
+    """``name``, or ``name_2``, ``name_3``…: the first that neither it nor its fixture's name
+    (``…_result``) is a name the batch's ``text`` uses already, so an appended skeleton never
+    rebinds one of the module's."""
+    used = _names(text)
+    candidates = (name if number == 1 else f"{name}_{number}" for number in itertools.count(1))
+    return next(each for each in candidates if not {each, f"{each}_result"} & used)
+
+
+def _names(text: str) -> set[str]:
+    """Every name in the Python source ``text`` (words in strings and comments are not); a
+    module that does not tokenize counts each word as one."""
+    try:
+        return {
+            token.string
+            for token in tokenize.generate_tokens(io.StringIO(text).readline)
+            if token.type == tokenize.NAME
+        }
+    except (tokenize.TokenError, SyntaxError):
+        return set(re.findall(r"\w+", text))
 
 
 def _write_new(path: Path, slug: str, block: str, name: str) -> None:

@@ -327,7 +327,11 @@ def test_new_in_a_starter_site_also_asks_for_the_body(starter: Path, run_cli: Ru
             ["new", "existing-post"],
             "slug 'existing-post' is already used in articles/post.py; choose another slug",
         ),
-        (["new", "post"], "articles/post.py already exists; use --batch post to add to it"),
+        (
+            ["new", "post"],
+            "articles/post.py already exists; add the revision to it with --batch post, "
+            "or choose another slug",
+        ),
         (
             ["new", "fresh-post", "--batch", "nope"],
             "no batch articles/nope.py; without --batch, new writes a new module",
@@ -347,10 +351,48 @@ def test_new_refuses_with_exit_2_and_writes_nothing(
     assert tree(root) == before
 
 
-def test_new_batch_refuses_a_name_the_module_already_uses(make_site: MakeSite, run_cli: RunCli) -> None:
+def test_new_batch_takes_the_next_free_names_where_the_module_uses_them(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
     root = make_site({"articles/post.py": POST + "\nfresh_post_result = 1\n"})
-    before = tree(root)
+
     result = run_cli(["new", "fresh-post", "--batch", "post", "--root", str(root)])
+
+    assert result.code == 0, result.err
+    text = (root / "articles" / "post.py").read_text("utf-8")
+    assert "fresh_post_result = 1\n" in text  # the module's own name is left as it was
+    assert "def fresh_post_2_result() -> dict[str, object]:" in text
+    assert text.endswith("revisions = [*revisions, fresh_post_2]\n")
+    checked = run_cli(["validate", "--root", str(root)])
+    assert [p.split(": ")[1] for p in problems(checked.err)] == ["fixture post:fresh_post_2_result"]
+
+
+def test_new_on_a_module_taken_by_another_slug_ends_where_its_advice_leads(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
+    """The module ``articles/post.py`` exists for another slug: ``new post`` says to add to it
+    with ``--batch post``, and that command then works (the names ``post``, ``post_result``
+    are taken by nothing, or are numbered past what is)."""
+    root = make_site({"articles/post.py": POST})
+    refused = run_cli(["new", "post", "--root", str(root)])
+    assert refused.code == 2
+    advice = re.search(r"with (--batch \S+),", refused.err)
+    assert advice is not None, refused.err
+
+    result = run_cli(["new", "post", *advice.group(1).split(), "--root", str(root)])
+
+    assert result.code == 0, result.err
+    checked = run_cli(["validate", "--root", str(root)])
+    assert [p.split(": ")[1] for p in problems(checked.err)] == ["fixture post:post_result"]
+
+
+def test_new_on_its_own_module_says_the_slug_is_taken(make_site: MakeSite, run_cli: RunCli) -> None:
+    """``new existing-post`` where ``articles/existing_post.py`` publishes that slug: the slug
+    is the news (adding to the module would only fail on the slug next)."""
+    root = make_site({"articles/existing_post.py": POST})
+    result = run_cli(["new", "existing-post", "--root", str(root)])
     assert result.code == 2
-    assert "articles/post.py already uses the name 'fresh_post_result'" in result.err
-    assert tree(root) == before
+    assert result.err == (
+        "site-builder: slug 'existing-post' is already used in articles/existing_post.py; "
+        "choose another slug\n"
+    )
