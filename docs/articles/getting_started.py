@@ -268,8 +268,9 @@ python3 -m venv ~/.venvs/site-builder
         paragraph(
             "`site-builder new SLUG` writes a skeleton of a new revision into its own batch "
             "module (or, with `--batch NAME`, appends it to `articles/NAME.py`). Its fixture is "
-            "a stub that fails until you write it, so a half-written article can never be "
-            "published by accident; the command says so and points at the line:"
+            "a stub that fails until you write it, and its list of sources is empty (the form "
+            "of one is in a comment) until you cite real ones, so a half-written article can "
+            "never be published by accident; the command says so and points at the line:"
         ),
         code_block("site-builder new second-article", language="sh"),
         verified_output(
@@ -293,7 +294,9 @@ python3 -m venv ~/.venvs/site-builder
                         "checks failed: writeThisFixture = false (each check must be true)",
                         "articles/second_article.py:21: second-article: body is 248 characters; "
                         "at least 5,000 are required",
-                        "2 problems found",
+                        "articles/second_article.py:28: second-article: cites 0 sources; "
+                        "at least 2 are required",
+                        "3 problems found",
                     ],
                 },
             },

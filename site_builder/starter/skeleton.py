@@ -1,8 +1,10 @@
 """``site-builder new SLUG``: a revision skeleton, as a new batch or at the end of one.
 
 The skeleton validates except for its fixture, a stub whose only check is
-``writeThisFixture = False``: validation keeps failing until the author makes it
-compute what the article shows. An existing batch is only appended to, never rewritten.
+``writeThisFixture = False``, and its sources, an empty list with the form of one in a
+comment: validation keeps failing until the author makes the fixture compute what the
+article shows and cites real sources (placeholder addresses would pass as sources).
+An existing batch is only appended to, never rewritten.
 """
 
 from __future__ import annotations

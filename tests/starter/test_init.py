@@ -252,7 +252,19 @@ def def_line(path: Path, function: str) -> int:
     return next(n for n, text in enumerate(lines, 1) if text.startswith(f"def {function}("))
 
 
-def test_new_writes_a_batch_that_fails_only_on_its_fixture_stub(make_site: MakeSite, run_cli: RunCli) -> None:
+SOURCE_B = 'Source(title="B", url="https://b.example/", note="b"),'
+
+
+def no_sources_problem(root: Path, module: str, slug: str) -> str:
+    """The problem of the skeleton ``slug`` appended last to ``module``: no source cited yet."""
+    lines = (root / module).read_text("utf-8").splitlines()
+    line = max(n for n, text in enumerate(lines, 1) if text.strip().startswith("sources=["))
+    return f"{module}:{line}: {slug}: cites 0 sources; at least 2 are required"
+
+
+def test_new_writes_a_batch_that_fails_only_on_its_fixture_stub_and_its_sources(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
     root = make_site({"articles/post.py": POST})
     result = run_cli(["new", "my-first-post", "--root", str(root)])
     assert result.code == 0, result.err
@@ -271,7 +283,8 @@ def test_new_writes_a_batch_that_fails_only_on_its_fixture_stub(make_site: MakeS
     checked = run_cli(["validate", "--root", str(root)])
     assert checked.code == 1
     assert problems(checked.err) == [
-        stub_problem("articles/my_first_post.py", line, stub.split("fixture ")[1])
+        stub_problem("articles/my_first_post.py", line, stub.split("fixture ")[1]),
+        no_sources_problem(root, "articles/my_first_post.py", "my-first-post"),
     ]
 
 
@@ -290,11 +303,21 @@ def test_new_batch_appends_to_the_module_without_touching_its_code(
         f"appended to articles/post.py: a skeleton of second-post\n"
         f"articles/post.py:{line}: fixture post:second_post_result: a stub that fails"
     )
-    listed = run_cli(["revisions", "--root", str(root)])  # fixtures not run: no problem yet
+    sources = no_sources_problem(root, "articles/post.py", "second-post")
+    listed = run_cli(["revisions", "--root", str(root)])  # fixtures not run: only the sources
+    assert problems(listed.err) == [sources]
+    checked = run_cli(["validate", "--root", str(root)])
+    assert problems(checked.err) == [
+        stub_problem("articles/post.py", line, "post:second_post_result"),
+        sources,
+    ]
+
+    cited = 'sources=[Source(title="A", url="https://a.example/", note="a"), ' + SOURCE_B
+    head, _, tail = text.rpartition("sources=[")  # the skeleton's, the last
+    module.write_text(head + cited + tail, "utf-8")
+    listed = run_cli(["revisions", "--root", str(root)])
     assert listed.code == 0, listed.err
     assert [item["slug"] for item in json.loads(listed.out)] == ["existing-post", "second-post"]
-    checked = run_cli(["validate", "--root", str(root)])
-    assert problems(checked.err) == [stub_problem("articles/post.py", line, "post:second_post_result")]
 
 
 def test_new_batch_appends_after_a_last_line_without_a_newline(make_site: MakeSite, run_cli: RunCli) -> None:
@@ -302,7 +325,10 @@ def test_new_batch_appends_after_a_last_line_without_a_newline(make_site: MakeSi
     assert run_cli(["new", "second-post", "--batch", "post.py", "--root", str(root)]).code == 0
     assert (root / "articles" / "post.py").read_text("utf-8").startswith(POST.rstrip("\n") + "\n\n\n# ---")
     checked = run_cli(["validate", "--root", str(root)])
-    assert [p.split(": ")[1] for p in problems(checked.err)] == ["fixture post:second_post_result"]
+    assert [p.split(": ")[1] for p in problems(checked.err)] == [
+        "fixture post:second_post_result",
+        "second-post",
+    ]
 
 
 def test_new_in_a_starter_site_also_asks_for_the_body(starter: Path, run_cli: RunCli) -> None:
@@ -315,7 +341,7 @@ def test_new_in_a_starter_site_also_asks_for_the_body(starter: Path, run_cli: Ru
         r"articles/next_post\.py:\d+: next-post: body is \d+ characters; at least 5,000 are required",
         found[1],
     )
-    assert len(found) == 2
+    assert found[2:] == [no_sources_problem(starter, "articles/next_post.py", "next-post")]
 
 
 @pytest.mark.parametrize(
@@ -364,7 +390,10 @@ def test_new_batch_takes_the_next_free_names_where_the_module_uses_them(
     assert "def fresh_post_2_result() -> dict[str, object]:" in text
     assert text.endswith("revisions = [*revisions, fresh_post_2]\n")
     checked = run_cli(["validate", "--root", str(root)])
-    assert [p.split(": ")[1] for p in problems(checked.err)] == ["fixture post:fresh_post_2_result"]
+    assert [p.split(": ")[1] for p in problems(checked.err)] == [
+        "fixture post:fresh_post_2_result",
+        "fresh-post",
+    ]
 
 
 def test_new_on_a_module_taken_by_another_slug_ends_where_its_advice_leads(
@@ -383,7 +412,7 @@ def test_new_on_a_module_taken_by_another_slug_ends_where_its_advice_leads(
 
     assert result.code == 0, result.err
     checked = run_cli(["validate", "--root", str(root)])
-    assert [p.split(": ")[1] for p in problems(checked.err)] == ["fixture post:post_result"]
+    assert [p.split(": ")[1] for p in problems(checked.err)] == ["fixture post:post_result", "post"]
 
 
 def test_new_on_its_own_module_says_the_slug_is_taken(make_site: MakeSite, run_cli: RunCli) -> None:
