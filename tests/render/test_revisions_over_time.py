@@ -176,6 +176,25 @@ def test_earlier_revisions_stay_readable_and_name_the_latest_canonical(built: Pa
     assert page(built, "latest").select_one(".revision-notice") is None
 
 
+@pytest.mark.parametrize(
+    ("name", "updated"),
+    [("revision 1", None), ("revision 2", "2021-03-01"), ("latest", "2022-01-10")],
+)
+def test_each_revision_s_page_is_dated_by_its_text(built: Path, name: str, updated: str | None) -> None:
+    """A page's "Updated" is when the text it shows took effect, as its ``article:modified_time``
+    says; revision 1's text is the one published, so it shows no "Updated" at all."""
+    shown = page(built, name)
+    meta = shown.select_one(".meta").get_text(" ", strip=True)
+    modified = shown.select_one('meta[property="article:modified_time"]')["content"]
+    assert "Published: 2020-06-18" in meta
+    if updated is None:
+        assert "Updated" not in meta
+        assert modified == "2020-06-18"
+    else:
+        assert f"Updated: {updated}" in meta
+        assert modified == updated
+
+
 def test_diff_pages_mark_words_with_ins_and_del(built: Path) -> None:
     second = page(built, "diff 2")
     assert [d.get_text() for d in second.select(".diff del")] == ["oldword", "41"]
