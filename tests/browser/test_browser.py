@@ -2,8 +2,9 @@
 
 The repository's own articles (Russian, Korean, English) are built once per module, served over
 real HTTP on 127.0.0.1 and driven through Playwright with Debian's Chromium. Nothing leaves the
-machine: every request to another host is aborted and reported as a failure. Screenshots of each
-page type (light, dark, mobile, print) land under the pytest temp dir; failure messages name them.
+machine: every request to another host is aborted and reported as a failure. A failed check
+takes screenshots of the pages it failed on (the viewport and the whole page, in that mode)
+under the pytest temp dir, and its message names them.
 """
 
 from __future__ import annotations
@@ -522,17 +523,12 @@ class Snapshot:
 
     mode: str
     path: str
-    screenshot: Path
     problems: list[str]
     broken_images: list[str]
     contrast: list[str]
     overlap: list[str]
     axe: list[str]
     layout: dict[str, Any]
-    full_page: Path | None = None
-
-    def shots(self) -> list[Path]:
-        return [self.screenshot] + ([self.full_page] if self.full_page else [])
 
 
 def _axe_failures(results: dict[str, Any]) -> list[str]:
@@ -557,7 +553,7 @@ class Snapshots:
     """
 
     def __init__(self, browser: Browser, site: Site, shots: Path) -> None:
-        self.browser, self.site, self.shots = browser, site, shots
+        self.browser, self.site, self.shots_folder = browser, site, shots
         self.taken: dict[tuple[str, str], Snapshot] = {}
         self.pages: dict[str, tuple[BrowserContext, Page, Watch]] = {}
         self.axe = Axe()
@@ -583,6 +579,18 @@ class Snapshots:
             self.taken[mode, path] = self._take(mode, path)
         return self.taken[mode, path]
 
+    def shots(self, snaps: list[Snapshot]) -> list[Path]:
+        """Screenshots of the pages of ``snaps``, for the report of a failed test only (taking
+        them for every page cost seconds that no passing test looks at): the viewport, and
+        the whole page for what lies below it."""
+        taken: list[Path] = []
+        for snap in snaps:
+            page, watch = self.page(snap.mode)
+            visit(page, watch, self.site, snap.path)
+            taken.append(shoot(page, self.shots_folder, snap.mode, snap.path))
+            taken.append(shoot(page, self.shots_folder, snap.mode, snap.path, full_page=True))
+        return taken
+
     def _take(self, mode: str, path: str) -> Snapshot:
         page, watch = self.page(mode)
         visit(page, watch, self.site, path)
@@ -592,7 +600,6 @@ class Snapshots:
         snap = Snapshot(
             mode=mode,
             path=path,
-            screenshot=shoot(page, self.shots, mode, path),
             problems=[],
             broken_images=broken,
             contrast=contrast_failures(page),
@@ -602,9 +609,6 @@ class Snapshots:
             else [],
             layout=page.evaluate(MOBILE_LAYOUT_JS, MOBILE["width"]) if mode == "mobile" else {},
         )
-        # The whole page too when something may be seen in it (axe names its elements instead).
-        if watch.problems or snap.broken_images or snap.contrast or snap.overlap:
-            snap.full_page = shoot(page, self.shots, mode, path, full_page=True)
         snap.problems = list(watch.problems)
         return snap
 
@@ -627,14 +631,24 @@ def check(
 ) -> None:
     """Assert that ``failures_of(snapshot)`` is empty for every page of ``kind`` in every mode."""
     failures: list[str] = []
-    screenshots: list[Path] = []
+    failing: list[Snapshot] = []
     for mode in modes:
         for path in site.pages[kind]:
             snap = snapshots(mode, path)
             found = failures_of(snap)
             failures += [f"[{mode}] {path}: {line}" for line in found]
-            screenshots += snap.shots() if found else [snap.screenshot]
-    assert not failures, report(failures, screenshots)
+            failing += [snap] if found else []
+    assert not failures, report(failures, snapshots.shots(failing))
+
+
+def test_a_failed_check_names_screenshots_of_the_pages_it_failed_on(snapshots: Snapshots, site: Site) -> None:
+    (first, *_) = site.pages["categories"]  # a short page: a whole article takes seconds to shoot
+    with pytest.raises(AssertionError) as failed:
+        check(snapshots, site, ["dark"], "categories", lambda snap: ["planted"] if snap.path == first else [])
+    named = re.findall(r"(\S+\.(?:png|jpg))$", str(failed.value), re.MULTILINE)
+    name = re.sub(r"[^\w-]+", "_", first.strip("/"))
+    assert [Path(p).name for p in named] == [f"dark-{name}.png", f"dark-{name}-full.jpg"]
+    assert all(Path(p).stat().st_size > 1000 for p in named)
 
 
 @pytest.mark.parametrize("kind", PAGE_TYPES)
@@ -693,10 +707,8 @@ def test_mobile_page_does_not_scroll_sideways_and_images_fit(
 def test_wide_tables_scroll_inside_their_wrapper(snapshots: Snapshots, site: Site) -> None:
     scrolling: list[str] = []
     failures: list[str] = []
-    screenshots: list[Path] = []
-    for path in site.pages["article"]:
-        snap = snapshots("mobile", path)
-        screenshots.append(snap.screenshot)
+    snaps = [snapshots("mobile", path) for path in site.pages["article"]]
+    for path, snap in zip(site.pages["article"], snaps, strict=True):
         for n, table in enumerate(snap.layout["tables"], 1):
             if not table["wrapped"]:
                 failures.append(f"{path}: table {n} is not inside a .table-scroll wrapper")
@@ -707,9 +719,9 @@ def test_wide_tables_scroll_inside_their_wrapper(snapshots: Snapshots, site: Sit
         if snap.layout["scrollWidth"] > MOBILE["width"]:
             failures.append(f"{path}: the page itself scrolls sideways ({snap.layout['scrollWidth']}px)")
     assert scrolling, report(
-        ["no table is wider than a 375px screen: the wrapper went untested"], screenshots
+        ["no table is wider than a 375px screen: the wrapper went untested"], snapshots.shots(snaps)
     )
-    assert not failures, report(failures, screenshots)
+    assert not failures, report(failures, snapshots.shots(snaps))
 
 
 @pytest.mark.parametrize("kind", PAGE_TYPES)

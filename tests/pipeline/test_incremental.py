@@ -1,7 +1,7 @@
 """The build cache: a rebuild gives the bytes a clean build gives, and touches only what changed.
 
-The site is the benchmark's corpus at a small size (60 revisions in 20 batches: two
-search-index shards, and more revisions than the feed's 50 entries), so the cache, the
+The site is the benchmark's corpus at a small size (51 revisions in 17 batches: two
+search-index shards, and one revision more than the feed's 50 entries), so the cache, the
 shards and the list pages are all exercised the way a large site uses them; every test
 builds it several times, so each revision more costs the module seconds.
 """
@@ -24,12 +24,13 @@ import pytest
 
 from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.search.shards import shard_count
+from site_builder.settings.project import Settings
 from tests.support import drafts_site
 from tests.support.drafts_site import BUILD_DATE, DRAFT, DUE, LATER, PUBLISHED, epoch
 from tests.support.sites import MakeSite, RunCli, tree
 
 BENCH = Path(__file__).parents[2] / "bench" / "corpus.py"
-N = 60
+N = 51
 
 
 @functools.cache
@@ -99,8 +100,9 @@ def first_paragraph(root: Path, batch: str, words: str) -> None:
     path.write_text(text.replace("paragraph(", f"paragraph({words!r} + ", 1), "utf-8")
 
 
-def test_the_corpus_spans_several_search_shards() -> None:
+def test_the_corpus_spans_several_search_shards_and_outgrows_the_feed() -> None:
     assert shard_count(N // 3) >= 2
+    assert Settings().feed_limit < N
 
 
 def test_a_rebuild_after_one_edit_equals_a_clean_build_and_rewrites_only_that_batch(

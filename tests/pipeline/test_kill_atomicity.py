@@ -24,8 +24,11 @@ from tests.support.sites import HEADER, SETTINGS, MakeSite
 
 # Kills land at fractions of a typical build's time, so a site of any size meets every step of
 # the build (loading, rendering, staging, indexing, the swap); a larger one only makes each
-# kill and each rebuild after it slower. 180 revisions take about 1-2 s on a 2-core machine.
-REVISIONS = 180
+# kill and each rebuild after it slower. 90 revisions take about 1 s on a 2-core machine.
+REVISIONS = 90
+# A lone kill lands 0.2-1 s into the staging (not a fraction): this site's staging and search
+# indexing take about that long, so the kill usually finds a pagefind to leave behind.
+ALONE_REVISIONS = 180
 PER_BATCH = 3
 FIXTURE_BATCHES = 2
 ROUNDS = 10  # one delay drawn from each tenth of the build: no stretch of it goes unvisited
@@ -40,9 +43,9 @@ CONTENTS = ("old", "renewed")
 Snapshot = dict[str, bytes]
 
 
-def write_articles(root: Path, marker: str) -> None:
+def write_articles(root: Path, marker: str, revisions: int) -> None:
     """Every revision's text carries ``marker``: the two sites differ on every article page."""
-    for batch in range(REVISIONS // PER_BATCH):
+    for batch in range(revisions // PER_BATCH):
         lines = [
             HEADER,
             'S1 = Source(title="One", url="https://example.org/one", note="first")',
@@ -126,26 +129,26 @@ def new_site(root: Path) -> Path:
     return root / "build"
 
 
-def both_sites(root: Path, *, twice: bool) -> tuple[list[Snapshot], float]:
+def both_sites(root: Path, *, twice: bool, revisions: int) -> tuple[list[Snapshot], float]:
     """Build each content (twice: and again, to show builds are byte-identical); the output
     ends holding CONTENTS[1]. Returns the two snapshots and the median build time."""
     out = root / "build"
     snapshots: list[Snapshot] = []
     times: list[float] = []
     for marker in CONTENTS:
-        write_articles(root, marker)
+        write_articles(root, marker, revisions)
         times.append(build(root))
         snapshots.append(snapshot(out))
     if twice:
         for index, marker in enumerate(CONTENTS):
-            write_articles(root, marker)
+            write_articles(root, marker, revisions)
             times.append(build(root))
             again = difference(snapshot(out), snapshots[index])
             assert again == "", f"{marker}: a second build is not byte-identical: {again}"
     assert any(p.startswith("pagefind/") for p in snapshots[0]), "no search index to compare"
-    assert len(snapshots[0]) > REVISIONS
+    assert len(snapshots[0]) > revisions
     differing = [p for p in snapshots[0].keys() & snapshots[1].keys() if snapshots[0][p] != snapshots[1][p]]
-    assert len(differing) >= REVISIONS, "the two contents must differ on every article page"
+    assert len(differing) >= revisions, "the two contents must differ on every article page"
     return snapshots, sorted(times)[len(times) // 2]
 
 
@@ -179,7 +182,7 @@ def group_alive(process: subprocess.Popen[bytes]) -> bool:
 def test_a_killed_build_leaves_the_previous_or_the_next_complete_site(tmp_path: Path) -> None:
     root = tmp_path / "site"
     out = new_site(root)
-    snapshots, typical = both_sites(root, twice=True)
+    snapshots, typical = both_sites(root, twice=True, revisions=REVISIONS)
 
     # The output holds CONTENTS[1]; each round switches the content and SIGKILLs a build
     # (its whole process group, as Ctrl-C or a CI timeout would) after a random delay.
@@ -188,7 +191,7 @@ def test_a_killed_build_leaves_the_previous_or_the_next_complete_site(tmp_path: 
     current = 1
     for round_ in range(ROUNDS + AIMED_ROUNDS):
         previous, following = snapshots[current], snapshots[1 - current]
-        write_articles(root, CONTENTS[1 - current])
+        write_articles(root, CONTENTS[1 - current], REVISIONS)
         low, high = (0.85, 1.0) if round_ >= ROUNDS else (round_ / ROUNDS, (round_ + 1) / ROUNDS)
         delay = rng.uniform(low * typical, high * typical)
         process = start(root)
@@ -240,12 +243,12 @@ def test_a_build_killed_alone_does_not_break_the_next_build(tmp_path: Path) -> N
     still succeed (no traceback) and publish exactly the new site."""
     root = tmp_path / "site"
     out = new_site(root)
-    snapshots, _typical = both_sites(root, twice=False)
+    snapshots, _typical = both_sites(root, twice=False, revisions=ALONE_REVISIONS)
     rng = random.Random(SEED + 1)
     current = 1
     for round_ in range(ALONE_ROUNDS):
         previous, following = snapshots[current], snapshots[1 - current]
-        write_articles(root, CONTENTS[1 - current])
+        write_articles(root, CONTENTS[1 - current], ALONE_REVISIONS)
         process = start(root)
         try:
             deadline = time.monotonic() + 60
