@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import site_builder
 from site_builder import __version__
 from site_builder.check.load import batch_paths
 from site_builder.pipeline.staging.written import stats
@@ -56,12 +57,20 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+PACKAGE = Path(site_builder.__file__).parent
+"""site_builder's own folder: every file below it is an input of every build."""
+
+
+def package_files() -> list[Path]:
+    """site_builder's own files, sorted: code, templates, theme, schema (not bytecode)."""
+    return sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
 def package_digest() -> str:
-    """A hash of site_builder's own files: code, templates, theme, schema."""
-    package = Path(__file__).parents[1]
+    """A hash of site_builder's own files (:func:`package_files`)."""
     digest = hashlib.sha256(f"{__version__}\0{_FORMAT}".encode())
-    for path in sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    for path in package_files():
+        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
