@@ -699,10 +699,11 @@ page = revision(
             "label, a fixture id, a slug — a misspelling that is close to a name the tool knows gets that "
             "name back, at the end of the message: `; did you mean 'NAME'?`. There is never more "
             "than one suggestion, and a name like nothing known gets none (close means a "
-            "`difflib` similarity of at least 0.6 to one of the tool's own words). A misspelt helper or "
-            "keyword stops its module at import, so it is an `import` problem at the line that "
-            "failed; the module's other revisions are checked once it imports. These four "
-            "batches and these settings each have one name wrong:"
+            "`difflib` similarity of at least 0.6 to one of the tool's own words). A misspelt helper "
+            "stops its module at import, so it is an `import` problem at the line that failed; "
+            "the module's other revisions are checked once it imports. A misspelt keyword of a "
+            "helper does not stop it: it is a problem at the helper's call, reported with the "
+            "module's others. These four batches and these settings each have one name wrong:"
         ),
         code_block(MISSPELT["articles/a_helper.py"], language="python"),
         paragraph(
@@ -720,10 +721,12 @@ page = revision(
                         "'paragrpah' is not defined; did you mean 'paragraph'?",
                         "articles/b_import.py:7: batch b_import: cannot import: NameError: name "
                         "'heading' is not defined; import it: from site_builder import heading",
-                        "articles/c_keyword.py:7: batch c_keyword: cannot import: TypeError: "
-                        "code_block() got an unexpected keyword argument 'lang'; did you mean 'language'?",
                         "articles/d_from.py:1: batch d_from: cannot import: ImportError: cannot import "
                         "name 'paragrpah' from 'site_builder'; did you mean 'paragraph'?",
+                    ],
+                    "helper-arguments": [
+                        "articles/c_keyword.py:7: keyword: code_block(): unknown keyword 'lang'; "
+                        "did you mean 'language'?"
                     ],
                     "settings-unknown": [
                         "pyproject.toml:6: settings: unknown key 'fixture_timout'; did you mean "
@@ -743,11 +746,14 @@ page = revision(
                 "module's own names, Python's builtins (`lenn` → `len`) — and the public names of "
                 "`site_builder`. A public name the module forgot to import is not a typo: the "
                 "message says how to import it.",
-                "A wrong keyword is reported at the line of the call that got it (here "
-                "`code_block(`); when nothing is close, the message lists the keywords the "
-                "helper takes. A wrong keyword of `revision(...)` is an `unknown-field` "
-                "problem instead, and the module still imports (see [Validation "
-                "rules](/articles/validation-rules/)).",
+                "**`helper-arguments`** — a call a helper does not take: a keyword it does not "
+                "have (here `code_block(`; when nothing is close, the message lists the keywords "
+                "the helper takes), an argument missing, one too many, or one given twice. The "
+                "helper adds nothing to the page and the problem is at the line of its call. A "
+                "wrong keyword of `revision(...)` is an `unknown-field` problem, and one of "
+                "`Source(...)` a `source-field` problem (see [Validation "
+                "rules](/articles/validation-rules/)). A function of your own called wrongly "
+                "still stops the import, as any exception does.",
                 "**`settings-nav`** — a key of a `[[tool.site_builder.nav]]` table other than "
                 "`section` and `pages`, at its own line; a table that lacks one of them is "
                 "reported at its header.",

@@ -192,6 +192,7 @@ revisions = [
             figure("/assets/plot.svg", "", "A plot."),
             figure("/assets/plot.svg", "A rising line.", " "),
             figure("", "A rising line.", "A plot."),
+            code_block("print(1)", lang="python"),
         ],
     ),
 ]
@@ -226,6 +227,7 @@ revisions = [
             Source(title="RFC 3986 again", url="https://www.rfc-editor.org/rfc/rfc3986", note="again"),
             Source(title="A mirror", url="ftp://ftp.example/rfc3986.txt", note="over FTP"),
             Source(title="No note", url="https://example.org/"),
+            Source(titel="RFC 3987", url="https://www.rfc-editor.org/rfc/rfc3987", note="IRIs"),
             "https://example.com/",
         ],
     ),
@@ -354,13 +356,13 @@ def limits() -> dict:
 @fixture
 def blocks() -> dict:
     """What ``body`` may hold, and each helper given something it cannot render."""
-    return broken_site({"articles/post.py": BLOCKS, "assets/plot.svg": SVG}, planted=11)
+    return broken_site({"articles/post.py": BLOCKS, "assets/plot.svg": SVG}, planted=12)
 
 
 @fixture
 def sources() -> dict:
     """Too few sources, a source without a field, a URL twice, a scheme, a non-Source."""
-    return broken_site({"articles/post.py": SOURCES}, planted=5, settings=SOURCES_SETTINGS)
+    return broken_site({"articles/post.py": SOURCES}, planted=6, settings=SOURCES_SETTINGS)
 
 
 @fixture
@@ -718,8 +720,12 @@ rules = revision(
                     "figure-src": [
                         "articles/post.py:28: helper-mistakes: figure(): src must be a non-empty path, not ''"
                     ],
+                    "helper-arguments": [
+                        "articles/post.py:29: helper-mistakes: code_block(): unknown keyword 'lang'; "
+                        "did you mean 'language'?"
+                    ],
                 },
-                "summary": "11 problems found",
+                "summary": "12 problems found",
             },
         ),
         unordered_list(
@@ -739,6 +745,10 @@ rules = revision(
                 "**`figure-alt`**, **`figure-caption`**, **`figure-src`** — a figure needs "
                 "non-empty alt text for readers who cannot see it, a caption, and a `src`. The "
                 "`src` must also resolve, like any link (next sections).",
+                "**`helper-arguments`** — a call the helper does not take: a keyword it does "
+                "not have (with the one meant, or the list of those it takes), an argument "
+                "missing, one too many or one given twice. The block adds nothing to the page; "
+                "the batch still imports, so its other problems are reported with it.",
             ]
         ),
         # --- sources
@@ -758,7 +768,7 @@ rules = revision(
                         "articles/post.py:10: one-source: cites 1 source; at least 2 are required"
                     ],
                     "field-type": [
-                        "articles/post.py:15: source-mistakes: source 6 must be a Source(...), not str"
+                        "articles/post.py:15: source-mistakes: source 7 must be a Source(...), not str"
                     ],
                     "source-duplicate": [
                         "articles/post.py:18: source-mistakes: source 3 repeats the URL "
@@ -768,17 +778,22 @@ rules = revision(
                         "articles/post.py:19: source-mistakes: URL scheme 'ftp:' is not allowed in "
                         "'ftp://ftp.example/rfc3986.txt'; use https:, http:, mailto:, /path or #fragment"
                     ],
-                    "source-field": ["articles/post.py:20: source-mistakes: source 5 needs a non-empty note"],
+                    "source-field": [
+                        "articles/post.py:20: source-mistakes: source 5 needs a non-empty note",
+                        "articles/post.py:21: source-mistakes: source 6 has no field 'titel'; did you "
+                        "mean 'title'?",
+                    ],
                 },
-                "summary": "5 problems found",
+                "summary": "6 problems found",
             },
         ),
         unordered_list(
             [
                 "**`sources-count`** — fewer sources than `min_sources` (2 by default; a site "
                 "may set 0, as this documentation does).",
-                "**`source-field`** — a source without a title, a URL or a note; the note "
-                "says what the source supports.",
+                "**`source-field`** — a source without a title, a URL or a note (the note "
+                "says what the source supports), or with a keyword it does not have: that is "
+                "said once, with the field meant, not again as a missing field.",
                 "**`source-duplicate`** — the same URL twice in one revision.",
                 "**`field-type`** — an item of `sources` that is not a `Source(...)`.",
                 "A source's URL follows the same scheme rules as every link (`url`).",

@@ -2,23 +2,29 @@
 
 The markup is the established format downstream importers read, byte for
 byte. A plain ``str`` is inline Markdown, :class:`Markup` is trusted HTML, and
-code and alt text are escaped completely. A wrong argument never raises: the
-block records a flaw at the author's line and validation reports it.
+code and alt text are escaped completely. A wrong argument never raises, nor does a
+call the helper's signature does not take: the block records a flaw at the author's
+line and validation reports it with the batch's other problems.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import ParamSpec
 
 from markupsafe import Markup
 
 from site_builder.authoring.escaping import attr, element, escape_text, forbidden_character, urls_in_html
 from site_builder.authoring.markdown import render_block, render_inline
 from site_builder.authoring.model import Block, CallSite, Fixture, Flaw, Verified, call_site
+from site_builder.errors import did_you_mean
 
 _LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
+_Args = ParamSpec("_Args")
 
 
 class _Parts:
@@ -60,6 +66,47 @@ class _Parts:
         return Block.make(html, self.site, urls=tuple(self.urls), flaws=tuple(self.flaws), verified=verified)
 
 
+def forgiving(helper: Callable[_Args, Block]) -> Callable[_Args, Block]:
+    """``helper``, except that a call its signature does not take (a keyword it does not
+    have, an argument missing or given twice, one too many) returns an empty block with
+    each mistake as a ``helper-arguments`` flaw at the author's line, instead of raising a
+    TypeError that would stop the whole batch from importing. Type checkers still see the
+    helper's own signature."""
+    signature = inspect.signature(helper)
+
+    @functools.wraps(helper)
+    def call(*args: _Args.args, **kwargs: _Args.kwargs) -> Block:
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError:
+            parts = _Parts(helper.__name__, call_site())
+            for message in _misfits(signature, args, kwargs):
+                parts.flaw("helper-arguments", message)
+            return parts.block("")
+        return helper(*args, **kwargs)
+
+    return call
+
+
+def _misfits(signature: inspect.Signature, args: Sequence[object], kwargs: Mapping[str, object]) -> list[str]:
+    """What in a call with ``args`` and ``kwargs`` does not fit ``signature``."""
+    params = signature.parameters
+    positional = [p.name for p in params.values() if p.kind is p.POSITIONAL_OR_KEYWORD]
+    found = []
+    if len(args) > len(positional):
+        found.append(f"takes {_count(len(positional), 'argument')}, not {len(args)}")
+    given = set(positional[: len(args)])
+    for name in kwargs:
+        if name not in params:
+            close = did_you_mean(name, params)
+            found.append(f"unknown keyword {name!r}" + (close or f"; it takes {', '.join(params)}"))
+        elif name in given:
+            found.append(f"{name!r} is given twice, by position and by keyword")
+    given |= set(kwargs)
+    found += [f"missing {p.name!r}" for p in params.values() if p.default is p.empty and p.name not in given]
+    return found
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
@@ -68,18 +115,21 @@ def _kind(value: object) -> str:
     return "None" if value is None else type(value).__name__
 
 
+@forgiving
 def paragraph(text: str) -> Block:
     """``<p>TEXT</p>``."""
     parts = _Parts("paragraph", call_site())
     return parts.block(str(element("p", parts.inline(text, "the text"))))
 
 
+@forgiving
 def heading(text: str) -> Block:
     """``<h2>TEXT</h2>``: a section of the article, listed in its contents."""
     parts = _Parts("heading", call_site())
     return parts.block(str(element("h2", parts.inline(text, "the text"))))
 
 
+@forgiving
 def markdown(text: str) -> Block:
     """A piece of CommonMark (paragraphs, lists, fences) with raw HTML off."""
     parts = _Parts("markdown", call_site())
@@ -94,6 +144,7 @@ def markdown(text: str) -> Block:
     return parts.block(rendered.html)
 
 
+@forgiving
 def code_block(code: str, language: str | None = None) -> Block:
     """``<pre><code class="language-L">CODE</code></pre>``, the code escaped."""
     parts = _Parts("code_block", call_site())
@@ -113,6 +164,7 @@ def _code_html(parts: _Parts, code: object, language: object) -> str:
     return f"<pre><code{lang_attr}>{escape_text(str(code).strip())}</code></pre>"
 
 
+@forgiving
 def figure(src: str, alt: str, caption: str) -> Block:
     """An image with alt text and a caption; both are required."""
     parts = _Parts("figure", call_site())
@@ -130,12 +182,14 @@ def figure(src: str, alt: str, caption: str) -> Block:
     return parts.block(f"<figure>{img}{element('figcaption', parts.inline(caption, 'the caption'))}</figure>")
 
 
+@forgiving
 def ordered_list(items: Sequence[str]) -> Block:
     """``<ol><li>ITEM</li>…</ol>``."""
     parts = _Parts("ordered_list", call_site())
     return parts.block(_list_html(parts, "ol", items))
 
 
+@forgiving
 def unordered_list(items: Sequence[str]) -> Block:
     """``<ul><li>ITEM</li>…</ul>``."""
     parts = _Parts("unordered_list", call_site())
@@ -150,6 +204,7 @@ def _list_html(parts: _Parts, tag: str, items: object) -> str:
     return str(element(tag, lis))
 
 
+@forgiving
 def data_table(caption: str, headers: Sequence[str], rows: Sequence[Sequence[str | int | float]]) -> Block:
     """A captioned table inside a scrolling wrapper; every row as wide as the header."""
     parts = _Parts("data_table", call_site())
@@ -175,6 +230,7 @@ def data_table(caption: str, headers: Sequence[str], rows: Sequence[Sequence[str
     return parts.block(f'<div class="table-scroll">{table}</div>')
 
 
+@forgiving
 def verified_output(fixture: Fixture, expected: object) -> Block:
     """Print ``expected`` as JSON; the build fails unless ``fixture`` returns it."""
     parts = _Parts("verified_output", call_site())

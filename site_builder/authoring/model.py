@@ -65,20 +65,34 @@ class Flaw:
     """The revision field at fault, so later rules do not report it twice."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Source:
-    """A reference a revision cites; listed after the body."""
+    """A reference a revision cites; listed after the body.
 
-    # Defaults only so that a forgotten field is a validation problem at this
-    # line rather than a TypeError that stops the whole batch from importing.
-    title: str = ""
+    Every field has a default and a keyword it does not have is kept, not refused, so that
+    a forgotten or misspelt field is a validation problem at this line rather than a
+    TypeError that stops the whole batch from importing."""
+
+    title: str
     """Shown as the link text."""
-    url: str = ""
+    url: str
     """https/http (or another allowed URL); checked by validation, not here."""
-    note: str = ""
+    note: str
     """What this source supports, shown after the link."""
-    site: CallSite = field(default_factory=call_site, compare=False, repr=False)
+    site: CallSite = field(compare=False, repr=False)
     """Where the source was written."""
+    unknown: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    """The keywords given that a source does not have, sorted."""
+
+    def __init__(self, *, title: str = "", url: str = "", note: str = "", **unknown: object) -> None:
+        for name, value in (
+            ("title", title),
+            ("url", url),
+            ("note", note),
+            ("unknown", tuple(sorted(unknown))),
+        ):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "site", call_site())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

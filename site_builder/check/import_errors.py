@@ -1,8 +1,9 @@
 """What stopped a batch's import, said as the author needs it: with the name they meant.
 
 A misspelled helper (``paragrpah``), a name the batch forgot to import, ``from
-site_builder import paragrpah`` or a misspelled keyword (``code_block(c, lang="sql")``,
-``Source(titel=...)``) each end the import with a Python exception. Its message gets
+site_builder import paragrpah`` or a misspelled keyword of a function the batch calls
+(its own: the helpers and ``Source`` take any call and report a wrong one as a problem)
+each end the import with a Python exception. Its message gets
 one suggestion, computed from what the failing line could see (its frame's names, the
 builtins) and the public names of :mod:`site_builder`; a suggestion Python itself added
 to the message is dropped, so there is never a second one.

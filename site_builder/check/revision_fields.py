@@ -12,6 +12,7 @@ from collections.abc import Iterator, Set
 from site_builder.authoring.body import body_html, body_text
 from site_builder.authoring.escaping import forbidden_character
 from site_builder.authoring.model import Block, CallSite, Flaw, Revision, Source
+from site_builder.errors import closest
 from site_builder.language.english import count, limit
 from site_builder.language.labels import has_labels
 from site_builder.language.tables import language_message
@@ -189,9 +190,19 @@ def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
             seen.add(source.url)
 
 
+_SOURCE_FIELDS = ("title", "url", "note")
+
+
 def _source_fields(number: int, source: Source) -> Iterator[Finding]:
-    """Each field of source ``number`` that is empty or not text."""
-    for name in ("title", "url", "note"):
+    """Each keyword of source ``number`` it does not have, and each field empty or not text
+    (but one a misspelt keyword was meant for: that mistake is said once)."""
+    meant = set()
+    for name in source.unknown:
+        close = closest(name, _SOURCE_FIELDS)
+        meant.add(close)
+        hint = f"; did you mean {close!r}?" if close else f"; a source has {', '.join(_SOURCE_FIELDS)}"
+        yield source.site, "source-field", f"source {number} has no field {name!r}{hint}"
+    for name in _SOURCE_FIELDS:
         value = getattr(source, name)
-        if not isinstance(value, str) or not value.strip():
+        if name not in meant and (not isinstance(value, str) or not value.strip()):
             yield source.site, "source-field", f"source {number} needs a non-empty {name}"

@@ -62,7 +62,7 @@ MISTAKES = [
     (A, 137, "title=", "form-feed", "xml-character",
      "title contains U+000C at character 5, which XML 1.0 forbids"),
     (A, 151, "sources=[A, B,", "not-a-source", "field-type", "source 3 must be a Source(...), not str"),
-    (B, 34, 'slug="shared"', "shared", "slug-unique",
+    (B, 35, 'slug="shared"', "shared", "slug-unique",
      f"slug 'shared' is already used at {A}:155; a later revision of that article gives revised= "
      "(its date) and changes= (what changed and why)"),
     # --- sources and helper calls: the line of the call
@@ -82,6 +82,10 @@ MISTAKES = [
      "paragraph(): the text must be a str or Markup, not int"),
     (B, 29, "unordered_list([])", "helper-mistakes", "list-empty",
      "unordered_list(): a list needs at least one item"),
+    (B, 30, "code_block(", "helper-mistakes", "helper-arguments",
+     "code_block(): unknown keyword 'lang'; did you mean 'language'?"),
+    (B, 32, "sources=[", "helper-mistakes", "source-field",
+     "source 5 has no field 'titel'; did you mean 'title'?"),
     # --- #fragment links: the helper call that holds the link (trusted HTML: the body= line)
     (C, 22, "paragraph(", "link-target", "fragment",
      "'#no-such-heading': no element with id 'no-such-heading' on /articles/link-target/"),

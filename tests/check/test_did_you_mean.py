@@ -1,6 +1,7 @@
 """Every name an author types gets one "did you mean" when it is misspelt: setting keys (and
-keys of a nav table), helper names and keywords that stop a batch's import, fixture ids given
-to ``verify`` and slugs given to ``revisions --slug``.
+keys of a nav table), helper names that stop a batch's import, helper and source keywords
+(problems at their call, beside the batch's others), fixture ids given to ``verify`` and slugs
+given to ``revisions --slug``.
 
 Each case pins the whole problem line (or usage message) and its exit code.
 """
@@ -141,23 +142,10 @@ IMPORT_CASES = [
         id="misspelt-attribute",
     ),
     pytest.param(
-        IMPORTS + '\nblock = code_block("select 1",\n                   lang="sql")\nrevisions = []\n',
-        3,
-        "TypeError: code_block() got an unexpected keyword argument 'lang'; did you mean 'language'?",
-        id="misspelt-helper-keyword",
-    ),
-    pytest.param(
-        IMPORTS + '\nS = Source(titel="A", url="https://a.example/", note="a")\nrevisions = []\n',
-        3,
-        "TypeError: Source() got an unexpected keyword argument 'titel'; did you mean 'title'?",
-        id="misspelt-source-keyword",
-    ),
-    pytest.param(
-        IMPORTS + '\nblock = code_block("select 1", colour="red")\nrevisions = []\n',
-        3,
-        "TypeError: code_block() got an unexpected keyword argument 'colour'; "
-        "code_block() takes code, language",
-        id="keyword-far-from-every-parameter",
+        IMPORTS + "\ndef make(**options):\n    return options\n\n\nx = make(1)\nrevisions = []\n",
+        7,
+        "TypeError: make() takes 0 positional arguments but 1 was given",
+        id="the-batch-s-own-function-still-stops-it",
     ),
 ]
 
@@ -232,6 +220,68 @@ def test_revisions_a_slug_far_from_every_slug_gets_no_suggestion(
     root = make_site({"articles/retry.py": GOOD})
     result = run_cli(["revisions", "--root", str(root), "--slug", "nope"])
     assert (result.code, result.out, result.err) == (2, "", "site-builder: no revision with slug nope\n")
+
+
+# A wrong keyword of a helper or a Source: a problem at its call, the batch's others beside it.
+HELPER_CASES = [
+    pytest.param(
+        'code_block("select 1",\n                     lang="sql")',
+        "code_block(): unknown keyword 'lang'; did you mean 'language'?",
+        id="misspelt-helper-keyword",
+    ),
+    pytest.param(
+        'code_block("select 1", colour="red")',
+        "code_block(): unknown keyword 'colour'; it takes code, language",
+        id="keyword-far-from-every-parameter",
+    ),
+    pytest.param('figure("a.svg", "An image")', "figure(): missing 'caption'", id="missing-argument"),
+    pytest.param('paragraph("One.", "Two.")', "paragraph(): takes 1 argument, not 2", id="one-too-many"),
+    pytest.param(
+        'paragraph("One.", text="Two.")',
+        "paragraph(): 'text' is given twice, by position and by keyword",
+        id="given-twice",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), HELPER_CASES)
+def test_a_helper_call_that_does_not_fit_is_a_problem_at_its_line_beside_the_batch_s_others(
+    make_site: MakeSite, run_cli: RunCli, call: str, message: str
+) -> None:
+    text = GOOD.replace('published="2024-01-02",', 'published="2024-13-02",').replace(
+        "body=[", f"body=[{call}, ", 1
+    )
+    root = make_site({"articles/retry.py": text})
+    result = run_cli(["validate", "--root", str(root)])
+    assert result.code == 1
+    line = text.splitlines().index(next(x for x in text.splitlines() if "body=[" in x)) + 1
+    assert problem_lines(result.err) == [
+        f"articles/retry.py:{line - 1}: retry-without-second-effect: published '2024-13-02' is not an ISO "
+        "date like 2020-06-18",
+        f"articles/retry.py:{line}: retry-without-second-effect: {message}",
+    ]
+
+
+def test_a_misspelt_source_keyword_is_a_problem_at_the_source(make_site: MakeSite, run_cli: RunCli) -> None:
+    text = GOOD.replace('Source(title="B",', 'Source(titel="B",')
+    root = make_site({"articles/retry.py": text})
+    result = run_cli(["validate", "--root", str(root)])
+    line = next(n for n, x in enumerate(text.splitlines(), 1) if "titel=" in x)
+    assert problem_lines(result.err) == [
+        f"articles/retry.py:{line}: retry-without-second-effect: source 2 has no field 'titel'; "
+        "did you mean 'title'?",  # and not that the title is empty: one mistake, one line
+    ]
+
+
+def test_a_source_keyword_far_from_every_field_lists_the_fields(make_site: MakeSite, run_cli: RunCli) -> None:
+    text = GOOD.replace('Source(title="B",', 'Source(title="B", author="Ann",')
+    root = make_site({"articles/retry.py": text})
+    result = run_cli(["validate", "--root", str(root)])
+    line = next(n for n, x in enumerate(text.splitlines(), 1) if "author=" in x)
+    assert problem_lines(result.err) == [
+        f"articles/retry.py:{line}: retry-without-second-effect: source 2 has no field 'author'; "
+        "a source has title, url, note"
+    ]
 
 
 def test_revision_fields_keep_their_suggestion(make_site: MakeSite, run_cli: RunCli) -> None:

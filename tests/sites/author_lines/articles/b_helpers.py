@@ -27,8 +27,9 @@ revisions = [
             ),
             paragraph(42),
             unordered_list([]),
+            code_block("print(1)", lang="python"),
         ],
-        sources=[A, B, NO_NOTE, FTP],
+        sources=[A, B, NO_NOTE, FTP, Source(titel="D", url="https://d.example/", note="d")],
     ),
     revision(
         slug="shared",
