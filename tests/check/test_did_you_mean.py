@@ -262,26 +262,23 @@ def test_a_helper_call_that_does_not_fit_is_a_problem_at_its_line_beside_the_bat
     ]
 
 
-def test_a_misspelt_source_keyword_is_a_problem_at_the_source(make_site: MakeSite, run_cli: RunCli) -> None:
-    text = GOOD.replace('Source(title="B",', 'Source(titel="B",')
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        # Not also that the title is empty: one mistake, one line.
+        ('Source(titel="B",', "source 2 has no field 'titel'; did you mean 'title'?"),
+        ('Source(title="B", author="Ann",', "source 2 has no field 'author'; a source has title, url, note"),
+    ],
+    ids=["misspelt", "far-from-every-field"],
+)
+def test_a_source_keyword_it_does_not_have_is_one_problem_at_the_source(
+    make_site: MakeSite, run_cli: RunCli, written: str, message: str
+) -> None:
+    text = GOOD.replace('Source(title="B",', written)
     root = make_site({"articles/retry.py": text})
     result = run_cli(["validate", "--root", str(root)])
-    line = next(n for n, x in enumerate(text.splitlines(), 1) if "titel=" in x)
-    assert problem_lines(result.err) == [
-        f"articles/retry.py:{line}: retry-without-second-effect: source 2 has no field 'titel'; "
-        "did you mean 'title'?",  # and not that the title is empty: one mistake, one line
-    ]
-
-
-def test_a_source_keyword_far_from_every_field_lists_the_fields(make_site: MakeSite, run_cli: RunCli) -> None:
-    text = GOOD.replace('Source(title="B",', 'Source(title="B", author="Ann",')
-    root = make_site({"articles/retry.py": text})
-    result = run_cli(["validate", "--root", str(root)])
-    line = next(n for n, x in enumerate(text.splitlines(), 1) if "author=" in x)
-    assert problem_lines(result.err) == [
-        f"articles/retry.py:{line}: retry-without-second-effect: source 2 has no field 'author'; "
-        "a source has title, url, note"
-    ]
+    line = next(n for n, x in enumerate(text.splitlines(), 1) if written in x)
+    assert problem_lines(result.err) == [f"articles/retry.py:{line}: retry-without-second-effect: {message}"]
 
 
 def test_revision_fields_keep_their_suggestion(make_site: MakeSite, run_cli: RunCli) -> None:
