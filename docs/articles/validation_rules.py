@@ -255,7 +255,10 @@ revisions = [
         body=[
             paragraph("Do not [click](javascript:alert(1)) or [open](data:text/html,hi)."),
             paragraph("Not [protocol-relative](//cdn.example/x.js) nor [relative](notes.html)."),
-            markdown("No [host](https://), [no page](/articles/missing/), [nearly](/articles/good-link/)."),
+            markdown(
+                "No [host](https://), [no page](/articles/missing/), "
+                "[nearly](/articles/good-link/)."
+            ),
             figure("/assets/missing.svg", "A missing file.", "Nothing there."),
             Markup('<a href="vbscript:msgbox(1)">trusted, yet checked</a>'),
         ],
@@ -815,7 +818,9 @@ rules = revision(
             "protocol-relative `//host/…` and relative `notes.html` are problems. A "
             "site-relative path must then name a page of the site (`/`, `/articles/SLUG/`, "
             "`/categories/…/`, `/feed.xml`, `/sitemap.xml`, …) or a file under the assets "
-            "folder, served as `/assets/…`."
+            "folder, served as `/assets/…`. A link's problem is at the line of the string "
+            "that holds it, even inside a helper call written over several lines (the "
+            "`markdown(` below); in trusted `Markup`, at the `body=` line."
         ),
         code_block(LINKS, language="python"),
         verified_output(
@@ -826,11 +831,11 @@ rules = revision(
                     "url-target": [
                         "articles/post.py:17: bad-links: '/images/cover.png' is neither a file under "
                         "assets/ nor a page of the site",
-                        "articles/post.py:21: bad-links: '/articles/good-link/' is neither a file under "
-                        "assets/ nor a page of the site; did you mean '/articles/good-links/'?",
-                        "articles/post.py:21: bad-links: '/articles/missing/' is neither a file under "
+                        "articles/post.py:22: bad-links: '/articles/missing/' is neither a file under "
                         "assets/ nor a page of the site",
-                        "articles/post.py:22: bad-links: '/assets/missing.svg' is neither a file under "
+                        "articles/post.py:23: bad-links: '/articles/good-link/' is neither a file under "
+                        "assets/ nor a page of the site; did you mean '/articles/good-links/'?",
+                        "articles/post.py:25: bad-links: '/assets/missing.svg' is neither a file under "
                         "assets/ nor a page of the site",
                     ],
                     "url": [
@@ -844,7 +849,7 @@ rules = revision(
                         "is not allowed; write https://",
                         "articles/post.py:20: bad-links: relative URL 'notes.html' is not allowed; "
                         "start it with '/' from the site root",
-                        "articles/post.py:21: bad-links: URL 'https://' has no host",
+                        "articles/post.py:22: bad-links: URL 'https://' has no host",
                     ],
                 },
                 "summary": "10 problems found",

@@ -22,6 +22,7 @@ from site_builder.check.claims import Claim, as_json
 from site_builder.check.fragments import FragmentLink, fragment_link
 from site_builder.check.history import Step
 from site_builder.check.images import shown_images
+from site_builder.check.link_lines import link_site
 from site_builder.check.revision_fields import revision_findings
 from site_builder.errors import Problem
 from site_builder.model.batches import Batch, fixture_id, problem_at
@@ -126,7 +127,7 @@ def _url_refs(
     for where, url in _urls(rev):
         checked = check_url(url)
         if checked.error:
-            problems.append(problem_at(root, where, subject, "url", checked.error))
+            problems.append(problem_at(root, link_site(where, url), subject, "url", checked.error))
             continue
         if checked.local_path is not None:
             links.append((where, subject, url, checked.local_path))

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from site_builder.authoring.model import CallSite
+from site_builder.check.link_lines import link_site
 from site_builder.check.templates import Templates, page_template, template_problems
 from site_builder.errors import Problem
 from site_builder.model.batches import relative_to_root
@@ -108,7 +109,7 @@ def page_problems(
     problems = [
         Problem(
             path=relative_to_root(root, link.where.path),
-            line=link.where.line,
+            line=link_site(link.where, link.url).line,
             subject=link.subject,
             rule="fragment",
             message=message,

@@ -20,6 +20,7 @@ from site_builder.check.categories import spelling_problems
 from site_builder.check.fragments import page_problems
 from site_builder.check.history import Step, history_findings, label_findings
 from site_builder.check.images import image_problems
+from site_builder.check.link_lines import link_site
 from site_builder.errors import CLOSE_IDS, Problem, closest, did_you_mean
 from site_builder.model.batches import problem_at, relative_to_root
 from site_builder.model.layout import ASSETS_URL, article_url, history_urls, page_urls, resolves, revision_url
@@ -85,7 +86,7 @@ def _reference_problems(
             if not resolved[path]:
                 message = f"{url!r} is neither a file under {settings.assets_dir}/ nor a page of the site"
                 message += _meant(path, targets(path.startswith(ASSETS_URL)))
-                problems.append(problem_at(root, at, subject, "url-target", message))
+                problems.append(problem_at(root, link_site(at, url), subject, "url-target", message))
         for at, subject, fid in part.uses:
             if fid not in known:
                 message = f"verified_output uses {fid}, which is not a fixture of a batch"

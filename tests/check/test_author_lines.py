@@ -3,7 +3,8 @@
 ``tests/sites/author_lines/`` is one site holding every mistake of the table below: field
 mistakes (each at the line of the field itself; a missing field at ``revision(``), helper
 calls and sources (at the call), links to ``#fragment``s of the same page, of another
-article and of the home page (at the helper call that holds the link), and what the site's
+article and of the home page (at the line of the string that holds the link, inside a
+helper call written over several lines), and what the site's
 own template writes wrong. Each row pins the file, line, subject, rule and message, and
 what is written at the start of that line, so a line in the table cannot drift from the
 file. The same problems, at the same lines, come out of ``validate --format json``, the
@@ -77,7 +78,7 @@ MISTAKES = [
      "code_block(): language 'c plus plus' is not a name like 'python'"),
     (B, 24, "paragraph(", "helper-mistakes", "url",
      f"URL scheme 'javascript:' is not allowed in 'javascript:alert(1)'; {SCHEMES}"),
-    (B, 25, "markdown(", "helper-mistakes", "url-target", f"'/articles/no-such-post/' {NOT_FOUND}"),
+    (B, 26, '"An [old post]', "helper-mistakes", "url-target", f"'/articles/no-such-post/' {NOT_FOUND}"),
     (B, 28, "paragraph(42)", "helper-mistakes", "helper-type",
      "paragraph(): the text must be a str or Markup, not int"),
     (B, 29, "unordered_list([])", "helper-mistakes", "list-empty",
@@ -86,13 +87,14 @@ MISTAKES = [
      "code_block(): unknown keyword 'lang'; did you mean 'language'?"),
     (B, 32, "sources=[", "helper-mistakes", "source-field",
      "source 5 has no field 'titel'; did you mean 'title'?"),
-    # --- #fragment links: the helper call that holds the link (trusted HTML: the body= line)
+    # --- links: the line of the string that holds the link, in a helper call over several lines
+    # (trusted HTML: the body= line)
     (C, 22, "paragraph(", "link-target", "fragment",
      "'#no-such-heading': no element with id 'no-such-heading' on /articles/link-target/"),
     (C, 32, "body=[", "link-source", "fragment",
      "'#nowhere': no element with id 'nowhere' on /articles/link-source/"),
-    (C, 34, "markdown(", "link-source", "fragment", "'/#nothing': no element with id 'nothing' on /"),
-    (C, 34, "markdown(", "link-source", "fragment",
+    (C, 36, '"The home page:', "link-source", "fragment", "'/#nothing': no element with id 'nothing' on /"),
+    (C, 35, '"A typo:', "link-source", "fragment",
      "'/articles/link-target/#retry-budgte': no element with id 'retry-budgte' on /articles/link-target/; "
      "did you mean '#retry-budget'?"),
     # --- the site's own template: its file and line
