@@ -410,6 +410,36 @@ def what_a_revision_says() -> dict:
     return broken_site({"articles/a_first.py": FIRST_BATCH, "articles/b_later.py": WHAT_IT_SAYS}, planted=6)
 
 
+EARLY_FIX = """\
+from site_builder import paragraph, revision
+
+from a_first import SPEC
+
+revisions = [
+    revision(
+        slug="no-note", title="no-note", categories=["Notes"], excerpt="Revision 2.",
+        published="2026-11-02",
+        revised="2026-11-20",
+        changes="A sentence more.",
+        body=[paragraph("The first words of a small article, and one more.")], sources=[SPEC],
+    ),
+]
+"""
+"""A revision of ``no-note`` in ``articles/a_early_fix.py``, a name that sorts before ``a_first.py``."""
+
+
+@fixture
+def module_order() -> dict:
+    """EARLY_FIX beside FIRST_BATCH; then the same module under the name the message suggests."""
+    report = broken_site(
+        {"articles/a_first.py": FIRST_BATCH, "articles/a_early_fix.py": EARLY_FIX}, planted=1
+    )
+    (suggested,) = re.findall(r"e\.g\. (\w+\.py)$", report["problems"]["revision-module-order"][0])
+    renamed = run(site({"articles/a_first.py": FIRST_BATCH, f"articles/{suggested}": EARLY_FIX}), "validate")
+    report["checks"]["theSuggestedNameValidates"] = renamed.code == 0
+    return report
+
+
 @fixture
 def dates_and_body() -> dict:
     """DATES_FIRST and DATES_AND_BODY, validated in text and in JSON."""
@@ -851,9 +881,35 @@ history_page = revision(
                 "own, or a revision that forgot to say so; the message names the `slug=` line of "
                 "the earlier revision, here inside the helper `first`.",
                 "**`revision-first`** — `revised=` or `changes=` on a revision whose slug no "
-                "earlier revision publishes: a first revision has nothing to revise. Check the "
-                "slug, or the order of the batch files.",
+                "revision publishes: a first revision has nothing to revise. Check the slug.",
             ]
+        ),
+        paragraph(
+            "A revision whose article is published by a module that sorts after its own is "
+            "read before the article's first revision. That is one mistake, of the order, and "
+            "it is said once, at the revision's `revised=` line, with a name for the module "
+            "that sorts after the article's (a name that validates, which the fixture below "
+            "checks). Here `articles/a_early_fix.py` revises `no-note` of `articles/a_first.py`:"
+        ),
+        code_block(EARLY_FIX, language="python"),
+        verified_output(
+            module_order,
+            expected={
+                "exit": 1,
+                "problems": {
+                    "revision-module-order": [
+                        "articles/a_early_fix.py:9: no-note: this revision of 'no-note' is loaded before "
+                        "the article's first revision (articles/a_first.py:8): batches load in the order "
+                        "of their file names, and a_early_fix.py sorts before a_first.py; give this "
+                        "module a name that sorts after it, e.g. a_first_2026_11_20.py"
+                    ]
+                },
+                "summary": "1 problem found",
+            },
+        ),
+        paragraph(
+            "Within one module the same mistake is a revision listed before the first one in "
+            "`revisions`; the message then says to list it after that one."
         ),
         paragraph(
             "The second site publishes four other articles the same way, and its later batch gets "

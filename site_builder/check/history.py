@@ -1,7 +1,8 @@
 """Revisions over time: the rules that tie an article's revisions together.
 
 A revision whose slug an earlier revision (in site order: batch file name, then list
-order) published is that article's next revision. It says so with ``revised=`` (its
+order) published is that article's next revision; one met before the article's first
+revision is a problem of the order, said once. It says so with ``revised=`` (its
 own date) and ``changes=`` (what changed and why); it keeps the article's first
 ``published`` date; its date is after the previous revision's; and its body differs.
 Each broken rule is a problem at the line of the field at fault.
@@ -13,6 +14,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from site_builder.authoring.body import body_html
 from site_builder.authoring.model import CallSite, Revision
@@ -92,9 +94,38 @@ def history_findings(steps: Iterable[Step], where: Where) -> list[Finding]:
             groups.setdefault(step.slug, []).append(step)
     found: list[Finding] = []
     for slug, group in groups.items():
+        if (misplaced := _before_its_original(slug, group, where)) is not None:
+            found.append(misplaced)  # the one cause: the rules below would each blame a symptom
+            continue
         for number, (earlier, step) in enumerate(zip([None, *group], group, strict=False), 1):
             found += _step_findings(slug, number, group[0], earlier, step, where)
     return found
+
+
+def _before_its_original(slug: str, group: list[Step], where: Where) -> Finding | None:
+    """A later revision met before the article's first one (site order is the batch modules'
+    file names, then each list's order): said once, at its ``revised=`` line, naming both
+    places and how to put it after."""
+    early = group[0]
+    original = next((step for step in group[1:] if not step.later), None)
+    if not early.later or original is None:
+        return None
+    early_module, original_module = PurePath(early.site.path), PurePath(original.site.path)
+    at = early.fields[2] if early.revised is not None else early.fields[3]
+    if early_module == original_module:
+        message = (
+            f"this revision of {slug!r} comes before the article's first revision "
+            f"({where(original.site)}) in the module's revisions list; list it after that one"
+        )
+        return at, slug, "revision-module-order", message
+    date = early.revised.replace("-", "_") if early.revised and _DATE.fullmatch(early.revised) else "revised"
+    message = (
+        f"this revision of {slug!r} is loaded before the article's first revision "
+        f"({where(original.site)}): batches load in the order of their file names, and "
+        f"{early_module.name} sorts before {original_module.name}; give this module a name that "
+        f"sorts after it, e.g. {original_module.stem}_{date}.py"
+    )
+    return at, slug, "revision-module-order", message
 
 
 def label_findings(steps: Iterable[Step], language: str, tables: Mapping[str, Table]) -> Iterator[Finding]:

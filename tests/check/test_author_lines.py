@@ -30,6 +30,7 @@ from site_builder.model.page_ids import RESERVED_IDS, heading_anchors
 from tests.support.sites import SITES, MakeSite, RunCli
 
 A, B, C, T = "articles/a_fields.py", "articles/b_helpers.py", "articles/c_links.py", "templates/404.html"
+E = "articles/a_early.py"
 NOT_FOUND = "is neither a file under assets/ nor a page of the site"
 SCHEMES = "use https:, http:, mailto:, /path or #fragment"
 NEW_TAB = 'opens a new tab without rel="noopener noreferrer"'
@@ -66,6 +67,10 @@ MISTAKES = [
     (B, 35, 'slug="shared"', "shared", "slug-unique",
      f"slug 'shared' is already used at {A}:155; a later revision of that article gives revised= "
      "(its date) and changes= (what changed and why)"),
+    (E, 12, 'revised="2024-04-01"', "link-target", "revision-module-order",
+     f"this revision of 'link-target' is loaded before the article's first revision ({C}:9): batches "
+     "load in the order of their file names, and a_early.py sorts before c_links.py; give this module "
+     "a name that sorts after it, e.g. c_links_2024_04_01.py"),
     # --- sources and helper calls: the line of the call
     (B, 8, "NO_NOTE = Source(", "helper-mistakes", "source-field", "source 3 needs a non-empty note"),
     (B, 9, "FTP = Source(", "helper-mistakes", "url",
@@ -154,9 +159,9 @@ def test_the_pytest_plugin_fails_with_each_mistake_at_its_line(site: Path, pytes
 
     shown = {line for line in result.outlines if re.match(r"[^\s:]+:\d+: ", line)}
     assert sorted(shown) == sorted(LINES)
-    # A failing item per revision with a problem (two named "shared"), the failing `templates`
-    # item, and the passing `settings` item.
-    result.assert_outcomes(failed=len({m[3] for m in MISTAKES if m[3] != "shared"}) + 2, passed=1)
+    # A failing item per revision with a problem (two named "shared", two "link-target" in two
+    # modules), the failing `templates` item, and the passing `settings` item.
+    result.assert_outcomes(failed=len({(m[0], m[3]) for m in MISTAKES if m[3] != "shared"}) + 2, passed=1)
 
 
 def test_build_stops_with_each_mistake_at_its_line(site: Path, run_cli: RunCli) -> None:

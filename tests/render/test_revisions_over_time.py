@@ -421,6 +421,66 @@ def test_each_history_rule_is_a_problem_at_the_authors_line(
     assert problems == [("articles/b_2021.py", _line(second, needle), rule, message)]
 
 
+def test_a_revision_whose_module_sorts_before_the_original_says_so_and_how_to_name_it(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
+    """The batches load in file-name order: ``a_2019.py`` (the revision) before ``a_2020.py``
+    (the article). One problem, about the order, at the revision's ``revised=``; the name it
+    suggests then validates."""
+    site = make_site({"articles/a_2020.py": FIRST, "articles/a_2019.py": SECOND})
+    result = run_cli(["validate", "--root", str(site)])
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        f"articles/a_2019.py:{_line(SECOND, 'revised=')}: {SLUG}: this revision of '{SLUG}' is loaded "
+        "before the article's first revision (articles/a_2020.py:12): batches load in the order of "
+        "their file names, and a_2019.py sorts before a_2020.py; give this module a name that sorts "
+        "after it, e.g. a_2020_2021_03_01.py",
+        "1 problem found",
+    ]
+    (site / "articles" / "a_2019.py").rename(site / "articles" / "a_2020_2021_03_01.py")
+    assert run_cli(["validate", "--root", str(site)]).code == 0
+
+
+ONE_MODULE = f'''\
+from site_builder import Source, paragraph, revision
+
+SOURCES = [Source(title="A", url="https://a.example/", note="a"),
+           Source(title="B", url="https://b.example/", note="b")]
+
+LATER = revision(
+    slug="{SLUG}", title="Growing note", categories=["Notes"], excerpt="It grows.",
+    published="2020-06-18",
+    revised="2021-03-01",
+    changes="More words.",
+    body=[paragraph("The first words of the note & more.")],
+    sources=SOURCES)
+FIRST = revision(
+    slug="{SLUG}", title="Growing note", categories=["Notes"], excerpt="It grows.",
+    published="2020-06-18",
+    body=[paragraph("The first words of the note.")],
+    sources=SOURCES)
+
+revisions = [LATER, FIRST]
+'''
+
+
+def test_a_revision_listed_before_the_original_in_one_module_says_so(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
+    site = make_site({"articles/a_2020.py": ONE_MODULE})
+    result = run_cli(["validate", "--root", str(site)])
+    assert result.err.splitlines() == [
+        f"articles/a_2020.py:{_line(ONE_MODULE, 'revised=')}: {SLUG}: this revision of '{SLUG}' comes "
+        f"before the article's first revision (articles/a_2020.py:{_line(ONE_MODULE, 'FIRST =')}) in the "
+        "module's revisions list; list it after that one",
+        "1 problem found",
+    ]
+    (site / "articles" / "a_2020.py").write_text(
+        ONE_MODULE.replace("[LATER, FIRST]", "[FIRST, LATER]"), "utf-8"
+    )
+    assert run_cli(["validate", "--root", str(site)]).code == 0
+
+
 def test_a_first_revision_cannot_say_it_revises(make_site: MakeSite, run_cli: RunCli) -> None:
     alone = SECOND.replace("from a_2020 import SOURCES", "from site_builder import Source\n" + _SOURCES)
     site = make_site({"articles/b_2021.py": alone})
