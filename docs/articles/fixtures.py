@@ -652,15 +652,17 @@ fixtures = revision(
         ),
         heading("A timeout"),
         paragraph(
-            "A fixture still running at the deadline is killed, together with every process it "
-            "started, and the command goes on with the others:"
+            "A fixture still running at the deadline is asked where it is, then killed, together "
+            "with every process it started, and the command goes on with the others. The "
+            "problem names the line it was on, in the fixture's file, as a raise does:"
         ),
         code_block(FAILING["too_slow"], language="python"),
         verified_output(
             failures,
             expected={
                 "problems": {
-                    "too_slow": "articles/failing.py:51: fixture failing:too_slow: did not finish within 1 s",
+                    "too_slow": "articles/failing.py:51: fixture failing:too_slow: did not finish within "
+                    "1 s at articles/failing.py:52 in too_slow",
                 },
             },
         ),

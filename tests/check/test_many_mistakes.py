@@ -91,7 +91,8 @@ EXPECTED = [
     "articles/e_fixtures.py:42: fixture e_fixtures:not_json: returned a value that is not JSON: "
     "Object of type set is not JSON serializable",
     "articles/e_fixtures.py:47: fixture e_fixtures:not_a_dict: returned list, not a dict",
-    "articles/e_fixtures.py:52: fixture e_fixtures:hangs: did not finish within 2 s",
+    "articles/e_fixtures.py:52: fixture e_fixtures:hangs: did not finish within 2 s "
+    "at articles/e_fixtures.py:53 in hangs",  # where it was when its time was up
     "articles/e_fixtures.py:75: fixture-claims: verified_output of e_fixtures:drifted does not match "
     "what it returns: $.effects: the article prints 1, the fixture returns 2",
     "articles/e_fixtures.py:76: fixture-claims: verified_output(): the first argument must be "

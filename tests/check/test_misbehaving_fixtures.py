@@ -74,7 +74,7 @@ FAILING: dict[str, Case] = {
         while True:
             time.sleep(0.05)
         """,
-        "did not finish within 1 s",
+        "did not finish within 1 s at articles/lab.py:{line:time.sleep(0.05)} in probe",
         timeout=1,
     ),
     "os_exit": Case(

@@ -209,7 +209,7 @@ CASES: list[tuple[str, str]] = [
         f"{FX}: the worker exited with code 3 without returning (os._exit or a crash)",
     ),
     ("fixture_sys_exit", f"{FX}: raised SystemExit: giving up at {R}:9 in answer"),
-    ("fixture_hang", f"{FX}: did not finish within 1 s"),
+    ("fixture_hang", f"{FX}: did not finish within 1 s at {R}:10 in answer"),
     (
         "fixture_not_json",
         f"{FX}: returned a value that is not JSON: Object of type set is not JSON serializable",
