@@ -226,17 +226,18 @@ deploying = revision(
             "A CI run starts from a fresh clone, without `.site-builder-cache/`, so its build loads "
             "every batch, runs every fixture and draws every SVG cover's PNG for social sites again. "
             "For a site with slow fixtures or many covers, keep the folder between runs with "
-            "GitHub's cache action, as a step before `site-builder build` in the deploy job. "
+            "GitHub's cache action: add this step to the deploy job's `steps`, before the one that "
+            "runs `site-builder build`, at that list's indentation. "
             "Restoring an older cache is safe: every entry is keyed by a hash of what it was made "
             "from, so an entry that no longer fits is simply not used."
         ),
         code_block(
             """
-      - uses: actions/cache@v4
-        with:
-          path: .site-builder-cache
-          key: site-builder-${{ github.sha }}
-          restore-keys: site-builder-
+- uses: actions/cache@v4
+  with:
+    path: .site-builder-cache
+    key: site-builder-${{ github.sha }}
+    restore-keys: site-builder-
 """,
             language="yaml",
         ),

@@ -1,0 +1,124 @@
+"""Every code snippet a reader may copy from the docs or the README parses as the language it
+is shown in: Python, TOML, YAML, JSON, XML, and shell (``bash -n``). A snippet the docs show
+as an author's mistake (a site's input whose problem the page then prints) is listed in
+:data:`BROKEN_ON_PURPOSE`, and must still fail, so the list cannot outlive its reasons.
+
+The docs' snippets are the ``code_block`` calls of their batches (the verified outputs are
+checked by the docs' own build), read by loading the batches, without running a fixture."""
+
+from __future__ import annotations
+
+import ast
+import html
+import json
+import re
+import subprocess
+import tomllib
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from site_builder.authoring.model import Block
+from site_builder.check.load import batch_paths, load_batch
+
+REPOSITORY = Path(__file__).parents[2]
+DOCS = REPOSITORY / "docs"
+_CODE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.DOTALL)
+_FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_SIGNATURE = re.compile(r"^[a-z_]+\(.*\)( -> .+)?$")
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """One code block as a reader sees it."""
+
+    where: str
+    """``docs/articles/FILE.py:LINE`` of its ``code_block`` call, or ``README.md:LINE``."""
+    language: str
+    code: str
+
+
+def _docs_snippets() -> list[Snippet]:
+    found = []
+    for path in batch_paths(DOCS / "articles"):
+        batch, problem = load_batch(path, DOCS)
+        assert batch is not None, problem
+        for revision in batch.revisions:
+            for block in revision.body:
+                if not isinstance(block, Block) or block.verified:
+                    continue
+                for match in _CODE.finditer(str(block)):
+                    where = f"docs/articles/{path.name}:{block.site.line}"
+                    found.append(Snippet(where, match[1] or "", html.unescape(match[2])))
+    return found
+
+
+def _readme_snippets() -> list[Snippet]:
+    text = (REPOSITORY / "README.md").read_text("utf-8")
+    return [
+        Snippet(f"README.md:{text.count(chr(10), 0, m.start()) + 2}", m[1], m[2])
+        for m in _FENCE.finditer(text)
+    ]
+
+
+def _python(code: str) -> None:
+    """A module; or a helper's signature per line (``paragraph(text: str | Markup) -> Block``),
+    read as the ``def`` it stands for."""
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        lines = code.splitlines()
+        if not all(_SIGNATURE.match(line) for line in lines):
+            raise
+        ast.parse("\n".join(f"def {line}: ..." for line in lines))
+
+
+def _shell(code: str) -> None:
+    done = subprocess.run(["bash", "-n"], input=code, text=True, capture_output=True, check=False)
+    if done.returncode != 0:
+        raise SyntaxError(done.stderr.strip())
+
+
+PARSERS: dict[str, Callable[[str], object]] = {
+    "python": _python,
+    "toml": tomllib.loads,
+    "yaml": yaml.safe_load,
+    "json": json.loads,
+    "xml": ET.fromstring,
+    "sh": _shell,
+}
+"""How each language is read; ``html`` and ``text`` (page markup and printed output, read
+by nobody as a program) are not."""
+UNREAD = {"html", "text"}
+
+BROKEN_ON_PURPOSE = {
+    "docs/articles/site_wide_rules.py:625": "b_syntax.py, whose import problem the page prints",
+    "docs/articles/site_wide_rules.py:864": "NOT_TOML, the pyproject.toml whose problem the page prints",
+    "docs/articles/templates_and_theming.py:1237": "BAD_COVER, the SVG whose problem the page prints",
+}
+
+SNIPPETS = _docs_snippets() + _readme_snippets()
+
+
+def test_the_snippets_are_all_found_and_each_language_is_read_or_said_not_to_be() -> None:
+    languages = {snippet.language for snippet in SNIPPETS}
+    assert languages <= PARSERS.keys() | UNREAD, languages - PARSERS.keys() - UNREAD
+    read = [s for s in SNIPPETS if s.language in PARSERS]
+    assert len(SNIPPETS) >= 130 and len(read) >= 120  # 130 and 124 on 2026-12-04
+
+
+@pytest.mark.parametrize("snippet", [s for s in SNIPPETS if s.language in PARSERS], ids=lambda s: s.where)
+def test_a_snippet_parses_as_its_language(snippet: Snippet) -> None:
+    parse = PARSERS[snippet.language]
+    if snippet.where in BROKEN_ON_PURPOSE:
+        with pytest.raises((SyntaxError, ValueError, yaml.YAMLError, ET.ParseError)):
+            parse(snippet.code)
+        return
+    try:
+        parse(snippet.code)
+    except (SyntaxError, ValueError, yaml.YAMLError, ET.ParseError) as exc:
+        pytest.fail(f"{snippet.where}: the {snippet.language} snippet does not parse: {exc}\n{snippet.code}")
