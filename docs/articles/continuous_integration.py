@@ -74,7 +74,7 @@ jobs:
       - uses: actions/setup-python@v5
         with:
           python-version: "3.11"
-      - run: python -m pip install -e .   # the site's project, which depends on site-builder
+      - run: python -m pip install "site-builder @ git+https://github.com/OWNER/REPOSITORY@TAG"
       - run: site-builder validate --format github
       - run: site-builder build
       - uses: actions/upload-artifact@v4
@@ -323,9 +323,10 @@ page = revision(
         ),
         heading("A GitHub Actions workflow"),
         paragraph(
-            "This workflow checks every push and pull request. It installs the site's "
-            "project (whose dependencies bring `site-builder`), validates with annotations, "
-            "then builds and keeps the built site as an artifact of the run:"
+            "This workflow checks every push and pull request. It installs site-builder (put "
+            "the requirement `site-builder init` wrote for your install in place of the git URL "
+            "and tag: see [Deploying](/articles/deploying/#github-pages)), validates with "
+            "annotations, then builds and keeps the built site as an artifact of the run:"
         ),
         code_block(WORKFLOW, language="yaml"),
         unordered_list(

@@ -19,6 +19,7 @@ from site_builder import (
     revision,
     verified_output,
 )
+from site_builder.starter.origin import from_direct_url, from_folder, origin
 
 PROJECT_SITE = """\
 [tool.site_builder]
@@ -98,7 +99,9 @@ def pages_workflow() -> dict:
     text = (here / ".github" / "workflows" / "site.yml").read_text("utf-8") if ran.code == 0 else ""
     jobs = re.findall(r"^  (\w+):$", text.split("\njobs:\n", 1)[-1], re.MULTILINE)
     deploy = text.split("\n  deploy:\n", 1)[-1]
+    installs = f'run: python -m pip install "{origin().requirement}"'
     steps = [m.group(1) for m in re.finditer(r"^\s+(?:- )?((?:uses|run): .+)$", deploy, re.MULTILINE)]
+    steps = [step.replace(origin().requirement, "REQUIREMENT") for step in steps]  # this machine's
     triggers = text.split("\non:\n", 1)[-1].split("\n\n", 1)[0]
     return {
         "jobs": jobs,
@@ -108,9 +111,37 @@ def pages_workflow() -> dict:
         "checks": {
             "initExitsWithZero": ran.code == 0,
             "deploysWithPagesActions": "uses: actions/deploy-pages@v4" in steps,
+            "bothJobsInstallTheToolThatWroteIt": text.count(installs) == 2,
             "noScheduleYet": "schedule:" not in text and "cron" not in text,
         },
     }
+
+
+@fixture
+def install_lines() -> dict:
+    """The requirement init writes for each way site-builder can have been installed (what
+    ``direct_url.json`` says of it; a folder with no git remote), and the note it adds."""
+    wheel = "https://files.example/site_builder-0.1.0-py3-none-any.whl"
+    ways = {
+        "a package index": from_direct_url(None),
+        "git": from_direct_url({"url": "https://github.com/you/site_builder", "vcs_info": GIT}),
+        "a wheel on a server": from_direct_url({"url": wheel, "archive_info": {}}),
+        "a folder of this machine": from_folder(Path("/home/you/site_builder")),
+    }
+    shown: dict[str, object] = {
+        way: {"requirement": f.requirement, "note": f.note} for way, f in ways.items()
+    }
+    return {
+        **shown,
+        "checks": {
+            "eachInstallsSiteBuilder": all(f.requirement.startswith("site-builder") for f in ways.values()),
+            "aNoteOnlyForThisMachine": [f.note is not None for f in ways.values()]
+            == [False, False, False, True],
+        },
+    }
+
+
+GIT = {"vcs": "git", "commit_id": "4f2c9d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e"}
 
 
 deploying = revision(
@@ -202,10 +233,7 @@ deploying = revision(
             "branch with GitHub's own Pages actions. To turn it on, open the repository's "
             "*Settings → Pages* and choose *GitHub Actions* as the source; then set `base_url` "
             "to the address GitHub shows there (a project site's address ends in the "
-            "repository's name). Both jobs install site-builder with "
-            '`pip install "site-builder==VERSION"`, pinned to the version that wrote the site; if '
-            "you install it another way — a wheel kept in the repository, a git URL — put that "
-            "requirement on those two lines instead. The workflow's deploy job, in short:"
+            "repository's name). The workflow's deploy job, in short (`REQUIREMENT` is below):"
         ),
         verified_output(
             pages_workflow,
@@ -214,12 +242,45 @@ deploying = revision(
                 "deploySteps": [
                     "uses: actions/checkout@v4",
                     "uses: actions/setup-python@v5",
-                    'run: python -m pip install "site-builder==0.1.0"',
+                    'run: python -m pip install "REQUIREMENT"',
                     "uses: actions/configure-pages@v5",
                     "run: site-builder build",
                     "uses: actions/upload-pages-artifact@v3",
                     "uses: actions/deploy-pages@v4",
                 ],
+            },
+        ),
+        paragraph(
+            "Both jobs install the site-builder that wrote the site, from where it was installed, "
+            "so a new release never changes what a build does without a commit: `REQUIREMENT` is "
+            "read from what pip recorded of the install (its `direct_url.json`). A clone whose "
+            "`origin` is on a server gives that commit from there, and `init` says to push it. "
+            "Installed from a folder that only your machine has, the line works on your machine "
+            "but not on GitHub's runners, and `init` says so in a `note:`. Change the line in "
+            "both jobs to upgrade, or to install from elsewhere (a wheel kept in the repository, "
+            "a git URL and tag):"
+        ),
+        verified_output(
+            install_lines,
+            expected={
+                "a package index": {"requirement": "site-builder==0.1.0", "note": None},
+                "git": {
+                    "requirement": "site-builder @ git+https://github.com/you/site_builder"
+                    "@4f2c9d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e",
+                    "note": None,
+                },
+                "a wheel on a server": {
+                    "requirement": "site-builder @ https://files.example/site_builder-0.1.0-py3-none-any.whl",
+                    "note": None,
+                },
+                "a folder of this machine": {
+                    "requirement": "site-builder @ file:///home/you/site_builder",
+                    "note": "this site-builder was installed from this machine "
+                    "(file:///home/you/site_builder), which GitHub's runners cannot reach: in both "
+                    'jobs of .github/workflows/site.yml, change "site-builder @ '
+                    'file:///home/you/site_builder" to a requirement they can install, e.g. '
+                    '"site-builder @ git+https://github.com/OWNER/REPOSITORY@TAG"',
+                },
             },
         ),
         paragraph(

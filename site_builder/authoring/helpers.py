@@ -66,7 +66,7 @@ class _Parts:
         return Block.make(html, self.site, urls=tuple(self.urls), flaws=tuple(self.flaws), verified=verified)
 
 
-def forgiving(helper: Callable[_Args, Block]) -> Callable[_Args, Block]:
+def _forgiving(helper: Callable[_Args, Block]) -> Callable[_Args, Block]:
     """``helper``, except that a call its signature does not take (a keyword it does not
     have, an argument missing or given twice, one too many) returns an empty block with
     each mistake as a ``helper-arguments`` flaw at the author's line, instead of raising a
@@ -96,15 +96,18 @@ def _misfits(signature: inspect.Signature, args: Sequence[object], kwargs: Mappi
     if len(args) > len(positional):
         found.append(f"takes {_count(len(positional), 'argument')}, not {len(args)}")
     given = set(positional[: len(args)])
-    for name in kwargs:
-        if name not in params:
-            close = did_you_mean(name, params)
-            found.append(f"unknown keyword {name!r}" + (close or f"; it takes {', '.join(params)}"))
-        elif name in given:
-            found.append(f"{name!r} is given twice, by position and by keyword")
+    found += [_keyword_misfit(name, params, given) for name in kwargs if name not in params or name in given]
     given |= set(kwargs)
     found += [f"missing {p.name!r}" for p in params.values() if p.default is p.empty and p.name not in given]
     return found
+
+
+def _keyword_misfit(name: str, params: Mapping[str, inspect.Parameter], given: set[str]) -> str:
+    """A keyword the helper does not have, or one it was given by position too."""
+    if name in given:
+        return f"{name!r} is given twice, by position and by keyword"
+    close = did_you_mean(name, params)
+    return f"unknown keyword {name!r}" + (close or f"; it takes {', '.join(params)}")
 
 
 def _count(n: int, noun: str) -> str:
@@ -115,21 +118,21 @@ def _kind(value: object) -> str:
     return "None" if value is None else type(value).__name__
 
 
-@forgiving
+@_forgiving
 def paragraph(text: str) -> Block:
     """``<p>TEXT</p>``."""
     parts = _Parts("paragraph", call_site())
     return parts.block(str(element("p", parts.inline(text, "the text"))))
 
 
-@forgiving
+@_forgiving
 def heading(text: str) -> Block:
     """``<h2>TEXT</h2>``: a section of the article, listed in its contents."""
     parts = _Parts("heading", call_site())
     return parts.block(str(element("h2", parts.inline(text, "the text"))))
 
 
-@forgiving
+@_forgiving
 def markdown(text: str) -> Block:
     """A piece of CommonMark (paragraphs, lists, fences) with raw HTML off."""
     parts = _Parts("markdown", call_site())
@@ -144,7 +147,7 @@ def markdown(text: str) -> Block:
     return parts.block(rendered.html)
 
 
-@forgiving
+@_forgiving
 def code_block(code: str, language: str | None = None) -> Block:
     """``<pre><code class="language-L">CODE</code></pre>``, the code escaped."""
     parts = _Parts("code_block", call_site())
@@ -164,7 +167,7 @@ def _code_html(parts: _Parts, code: object, language: object) -> str:
     return f"<pre><code{lang_attr}>{escape_text(str(code).strip())}</code></pre>"
 
 
-@forgiving
+@_forgiving
 def figure(src: str, alt: str, caption: str) -> Block:
     """An image with alt text and a caption; both are required."""
     parts = _Parts("figure", call_site())
@@ -182,14 +185,14 @@ def figure(src: str, alt: str, caption: str) -> Block:
     return parts.block(f"<figure>{img}{element('figcaption', parts.inline(caption, 'the caption'))}</figure>")
 
 
-@forgiving
+@_forgiving
 def ordered_list(items: Sequence[str]) -> Block:
     """``<ol><li>ITEM</li>…</ol>``."""
     parts = _Parts("ordered_list", call_site())
     return parts.block(_list_html(parts, "ol", items))
 
 
-@forgiving
+@_forgiving
 def unordered_list(items: Sequence[str]) -> Block:
     """``<ul><li>ITEM</li>…</ul>``."""
     parts = _Parts("unordered_list", call_site())
@@ -204,7 +207,7 @@ def _list_html(parts: _Parts, tag: str, items: object) -> str:
     return str(element(tag, lis))
 
 
-@forgiving
+@_forgiving
 def data_table(caption: str, headers: Sequence[str], rows: Sequence[Sequence[str | int | float]]) -> Block:
     """A captioned table inside a scrolling wrapper; every row as wide as the header."""
     parts = _Parts("data_table", call_site())
@@ -230,7 +233,7 @@ def data_table(caption: str, headers: Sequence[str], rows: Sequence[Sequence[str
     return parts.block(f'<div class="table-scroll">{table}</div>')
 
 
-@forgiving
+@_forgiving
 def verified_output(fixture: Fixture, expected: object) -> Block:
     """Print ``expected`` as JSON; the build fails unless ``fixture`` returns it."""
     parts = _Parts("verified_output", call_site())

@@ -65,7 +65,7 @@ class Flaw:
     """The revision field at fault, so later rules do not report it twice."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, kw_only=True, init=False)
 class Source:
     """A reference a revision cites; listed after the body.
 

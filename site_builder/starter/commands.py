@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from site_builder.errors import UsageError
 from site_builder.language.english import count
 from site_builder.settings.project import Project
+from site_builder.starter.origin import origin
 from site_builder.starter.site import LANGUAGES, write_starter
 
 if TYPE_CHECKING:  # argparse's subparsers type is generic only to type checkers
@@ -49,8 +50,11 @@ def _init(args: argparse.Namespace) -> int:
     folder: Path = args.dir if args.root is None else args.root
     if args.root is not None and args.dir != Path("."):
         raise UsageError("give the folder once: DIR or --root DIR")
-    for path in write_starter(folder, args.lang):
+    installed = origin()
+    for path in write_starter(folder, args.lang, installed.requirement):
         _say(f"wrote {path}")
+    if installed.note:
+        _say(f"note: {installed.note}")
     steps = [] if folder.resolve() == Path.cwd().resolve() else [f"cd {shlex.quote(str(folder))}"]
     steps += ["site-builder build", "site-builder serve"]
     _say("next:\n" + "\n".join(f"  {step}" for step in steps))

@@ -32,14 +32,21 @@ _FILES = {
 }
 
 
-def write_starter(folder: Path, lang: str) -> list[Path]:
+def write_starter(folder: Path, lang: str, requirement: str) -> list[Path]:
     """Write the starter site into ``folder`` (created if missing); the paths written, in order.
+    Its workflow installs site-builder with ``requirement`` (see :mod:`.origin`).
 
     Refuses a folder that already holds a site, and writes nothing when any file it
     would write is already there.
     """
     _refuse_a_site(folder)
-    values = {"VERSION": __version__, "LANGUAGE": lang, "TITLE": _TITLES[lang], "TODAY": today()}
+    values = {
+        "VERSION": __version__,
+        "REQUIREMENT": requirement,
+        "LANGUAGE": lang,
+        "TITLE": _TITLES[lang],
+        "TODAY": today(),
+    }
     texts = {folder / path: render(packaged.format(lang=lang), values) for path, packaged in _FILES.items()}
     if existing := [path for path in texts if path.exists() or path.is_symlink()]:
         raise UsageError(f"{existing[0]} already exists; nothing was written (init never overwrites a file)")

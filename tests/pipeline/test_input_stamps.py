@@ -5,12 +5,12 @@ across a change to what every batch depends on, and never once the ctime has mov
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
+import site_builder
 from site_builder.pipeline.cache import inputs as freshness
 from site_builder.pipeline.cache.reuse import Cache
 from site_builder.pipeline.cache.store import CacheFolder
@@ -158,19 +158,17 @@ def test_a_damaged_stamp_is_no_stamp(site: Path, run_cli: RunCli, monkeypatch: p
 
 def test_every_file_of_the_tool_is_an_input_of_every_build() -> None:
     """The tool's own files are hashed into every key, so a new version of it never reuses a
-    page or a fixture's result the old one made. Each file git tracks below ``site_builder/``
-    must be among them (the hash once covered only the folder of its own module: an edit to
-    a helper or a template reused the old results)."""
-    repository = Path(__file__).parents[2]
-    if not (repository / ".git").exists():
-        pytest.skip("not a git checkout")
-    tracked = (
-        subprocess.run(
-            ["git", "ls-files", "-z", "site_builder"], cwd=repository, capture_output=True, check=True
-        )
-        .stdout.decode()
-        .split("\0")
-    )
-    hashed = {path.relative_to(repository).as_posix() for path in freshness.package_files()}
-    assert {"site_builder/templates/article.html", "site_builder/authoring/helpers.py"} <= hashed
-    assert sorted(set(filter(None, tracked)) - hashed) == []
+    page or a fixture's result the old one made. Every file below the package's folder (its
+    code, templates, theme, schema; not bytecode) must be among them: the hash once covered
+    only the folder of its own module, and an edit to a helper or a template reused the old
+    results."""
+    package = Path(site_builder.__file__).parent
+    every = {
+        Path(folder, name).relative_to(package).as_posix()
+        for folder, _, names in os.walk(package)
+        if "__pycache__" not in Path(folder).parts
+        for name in names
+    }
+    hashed = {path.relative_to(package).as_posix() for path in freshness.package_files()}
+    assert {"templates/article.html", "authoring/helpers.py", "theme/style.css"} <= every
+    assert sorted(every - hashed) == []

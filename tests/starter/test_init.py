@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from site_builder import __version__
 from site_builder.settings.project import Settings
+from site_builder.starter.origin import origin
 from tests.support.sites import HEADER, MakeSite, RunCli, tree
 
 EPOCH, EPOCH_DATE = "1592438400", "2020-06-18"
@@ -140,7 +140,7 @@ def test_the_workflow_validates_pull_requests(starter: Path) -> None:
     validate = jobs["validate"]
     assert validate["if"] == "github.event_name == 'pull_request'"
     runs = [step.get("run") for step in steps_of(validate)]
-    assert f'python -m pip install "site-builder=={__version__}"' in runs
+    assert f'python -m pip install "{origin().requirement}"' in runs  # each way: test_origin.py
     assert runs[-1] == "site-builder validate --format github"
 
 
@@ -161,7 +161,7 @@ def test_the_workflow_builds_and_deploys_pushes_to_github_pages(starter: Path) -
     assert [u for u in uses if u in order] == order
     runs = [step.get("run") for step in steps]
     assert runs.index("site-builder build") < uses.index("actions/upload-pages-artifact")
-    assert f'python -m pip install "site-builder=={__version__}"' in runs
+    assert f'python -m pip install "{origin().requirement}"' in runs
     assert steps[uses.index("actions/upload-pages-artifact")]["with"] == {"path": "build/"}
     assert steps[-1]["id"] == "deployment"
 
