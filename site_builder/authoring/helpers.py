@@ -71,19 +71,23 @@ def _forgiving(helper: Callable[_Args, Block]) -> Callable[_Args, Block]:
     have, an argument missing or given twice, one too many) returns an empty block with
     each mistake as a ``helper-arguments`` flaw at the author's line, instead of raising a
     TypeError that would stop the whole batch from importing. Type checkers still see the
-    helper's own signature."""
+    helper's own signature. A call that fits costs nothing more than the call: the
+    signature is read only when Python refused the arguments (a TypeError raised before the
+    helper's own frame began)."""
     signature = inspect.signature(helper)
 
     @functools.wraps(helper)
     def call(*args: _Args.args, **kwargs: _Args.kwargs) -> Block:
         try:
-            signature.bind(*args, **kwargs)
-        except TypeError:
-            parts = _Parts(helper.__name__, call_site())
-            for message in _misfits(signature, args, kwargs):
-                parts.flaw("helper-arguments", message)
-            return parts.block("")
-        return helper(*args, **kwargs)
+            return helper(*args, **kwargs)
+        except TypeError as exc:
+            if exc.__traceback__ is None or exc.__traceback__.tb_next is not None:
+                raise  # raised inside the helper: a bug of ours, not the author's call
+            refused = str(exc)
+        parts = _Parts(helper.__name__, call_site())
+        for message in _misfits(signature, args, kwargs) or [refused]:
+            parts.flaw("helper-arguments", message)
+        return parts.block("")
 
     return call
 
