@@ -42,6 +42,11 @@ none: the holder writes it a moment after it took the lock."""
 PID_POLL = 0.01
 OPEN_TRIES = 100
 """How many times a command opens the lock file while another removes its folder."""
+WAIT_POLL = 0.05
+"""Seconds between two tries of a waiting command. It tries rather than blocks in ``flock``:
+a stop signal the kernel hands to another of its threads (``serve`` has a watcher) would not
+interrupt a blocked ``flock`` in the main thread, and Python runs handlers only there; a
+sleep ends, and the handler runs."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,7 +78,7 @@ class SiteLock:
                     if not said:
                         say(WAITING.format(holder=holder))
                     said = True
-                    fcntl.flock(fd, fcntl.LOCK_EX)
+                    _wait_for(fd)
                 if _current(fd, path):
                     _sign(fd)
                     return cls(path=path, fd=fd)
@@ -110,6 +115,17 @@ def _open(path: Path) -> int | None:
         except OSError:
             return None
     return None
+
+
+def _wait_for(fd: int) -> None:
+    """Take the lock on ``fd``, trying every :data:`WAIT_POLL` seconds until it is free."""
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            time.sleep(WAIT_POLL)
+        else:
+            return
 
 
 def _holder(fd: int) -> str | None:
