@@ -84,6 +84,7 @@ def revision(
     check = _Checker(CallSite(frame.f_code.co_filename, frame.f_lineno), call_keywords(frame))
     for name in sorted(unknown):
         check.flaw("unknown-field", f"unknown field {name!r}{did_you_mean(name, _FIELDS)}", at=name)
+    cited, numbers = _sources(check, sources)
     when = check.text("revised", revised, optional=True)
     note = check.text("changes", changes, optional=True)
     rendered = render_inline(note) if note is not None else None
@@ -96,7 +97,8 @@ def revision(
         published=check.text("published", published) or "",
         lang=check.text("lang", lang, optional=True),
         body=_body(check, body),
-        sources=_sources(check, sources),
+        sources=cited,
+        source_numbers=numbers,
         reading_minutes=_minutes(check, reading_minutes),
         draft=_draft(check, draft),  # before ``flaws``: it may add one
         site=check.site,
@@ -134,15 +136,18 @@ def _body(check: _Checker, value: object) -> tuple[Markup, ...]:
     return tuple(found)
 
 
-def _sources(check: _Checker, value: object) -> tuple[Source, ...]:
-    found = []
+def _sources(check: _Checker, value: object) -> tuple[tuple[Source, ...], tuple[int, ...]]:
+    """The sources, and each one's place in the list as written (when an item that is not a
+    Source was left out before it; else empty)."""
+    found: list[tuple[int, Source]] = []
     for n, item in enumerate(check.seq("sources", value), 1):
         if isinstance(item, Source):
-            found.append(item)
+            found.append((n, item))
         else:
             message = f"source {n} must be a Source(...), not {type(item).__name__}"
             check.flaw("field-type", message, at="sources")
-    return tuple(found)
+    numbers = tuple(n for n, _ in found)
+    return tuple(source for _, source in found), () if numbers == tuple(range(1, len(found) + 1)) else numbers
 
 
 def _minutes(check: _Checker, value: object) -> int | None:

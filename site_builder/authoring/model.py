@@ -8,7 +8,7 @@ turns them into problems later, so one mistake never hides another.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import FrameType
 
@@ -205,6 +205,13 @@ class Revision:
     """That note rendered (inline Markdown, raw HTML disabled)."""
     changes_urls: tuple[str, ...] = ()
     """The links inside that note, checked like the body's."""
+    source_numbers: tuple[int, ...] = ()
+    """Each of ``sources``' place in the list as written (an item that is not a ``Source`` is
+    left out of ``sources``, not of the count); empty when they are 1, 2, 3…"""
+
+    def numbered_sources(self) -> Iterator[tuple[int, Source]]:
+        """Each source with its place in the list the author wrote, as problems name it."""
+        return zip(self.source_numbers or range(1, len(self.sources) + 1), self.sources, strict=True)
 
     @property
     def later(self) -> bool:

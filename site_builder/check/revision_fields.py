@@ -71,7 +71,7 @@ def _field_texts(rev: Revision) -> list[_Text]:
     fields += [("categories", f"category {n}", c) for n, c in enumerate(rev.categories, 1)]
     fields += [
         (src.site, f"source {n} {name}", str(getattr(src, name)))
-        for n, src in enumerate(rev.sources, 1)
+        for n, src in rev.numbered_sources()
         for name in ("title", "url", "note")
     ]
     return fields
@@ -182,7 +182,7 @@ def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
         cites = f"cites {count(len(rev.sources), 'source')}"
         yield rev.at("sources"), "sources-count", f"{cites}; {limit('at least', need, 'required')}"
     seen: set[str] = set()
-    for number, source in enumerate(rev.sources, 1):
+    for number, source in rev.numbered_sources():
         yield from _source_fields(number, source)
         if isinstance(source.url, str) and source.url.strip():
             if source.url in seen:

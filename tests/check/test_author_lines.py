@@ -64,6 +64,8 @@ MISTAKES = [
     (A, 137, "title=", "form-feed", "xml-character",
      "title contains U+000C at character 5, which XML 1.0 forbids"),
     (A, 151, "sources=[A, B,", "not-a-source", "field-type", "source 3 must be a Source(...), not str"),
+    # numbered as written: the str before it counts
+    (A, 152, '"https://c.example/"', "not-a-source", "source-field", "source 4 needs a non-empty note"),
     (B, 35, 'slug="shared"', "shared", "slug-unique",
      f"slug 'shared' is already used at {A}:155; a later revision of that article gives revised= "
      "(its date) and changes= (what changed and why)"),

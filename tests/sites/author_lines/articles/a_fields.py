@@ -149,7 +149,7 @@ revisions = [
         published="2024-01-15",
         body=[paragraph(TEXT)],
         sources=[A, B,
-                 "https://c.example/"],
+                 "https://c.example/", Source(title="D", url="https://d.example/")],
     ),
     revision(
         slug="shared",
