@@ -85,14 +85,11 @@ class Source:
     """The keywords given that a source does not have, sorted."""
 
     def __init__(self, *, title: str = "", url: str = "", note: str = "", **unknown: object) -> None:
-        for name, value in (
-            ("title", title),
-            ("url", url),
-            ("note", note),
-            ("unknown", tuple(sorted(unknown))),
-        ):
-            object.__setattr__(self, name, value)
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "url", url)
+        object.__setattr__(self, "note", note)
         object.__setattr__(self, "site", call_site())
+        object.__setattr__(self, "unknown", tuple(sorted(unknown)))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

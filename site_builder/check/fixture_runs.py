@@ -3,18 +3,15 @@
 A fixture is an author's code: it may hang, call ``os._exit``, print, leak
 state or raise anything. Each one runs in a forked worker in a process group of
 its own, so the command outlives every one of them; a worker still running at
-its deadline is asked where it is (``faulthandler`` writes its stack on SIGUSR1,
-from C, whatever the Python code is doing), then killed with its whole group.
+its deadline is asked where it is (:mod:`.worker_stack`), then killed with its whole group.
 """
 
 from __future__ import annotations
 
 import contextlib
-import faulthandler
 import json
 import os
 import pickle
-import re
 import shutil
 import signal
 import sys
@@ -28,16 +25,12 @@ from typing import NoReturn
 
 from site_builder.authoring.model import Fixture
 from site_builder.check.sandbox import Guards
+from site_builder.check.worker_stack import answer_when_asked, ask
 from site_builder.runtime.pickled import quick_state
 from site_builder.runtime.processes import die_with_parent
 
 MAX_OUTPUT_CHARS = 10_000_000
 """A fixture's output is a claim an article prints part of, not a data dump."""
-STACK_FILE = ".stack"
-"""In a worker's own temporary directory: where it writes its stack when asked."""
-STACK_WAIT = 0.5
-"""Seconds a worker past its deadline has to write its stack before it is killed."""
-_STACK_LINE = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+) in (?P<function>\S+)', re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,38 +163,14 @@ def _remove(scratch: str) -> None:
 
 
 def _timed_out(worker: _Worker, timeout: float) -> Outcome:
-    frames = _stack(worker)
+    # Where it is, in the fixture's own file: as a raise gives it.
+    frames = tuple(Frame(*f) for f in ask(worker.pid, worker.scratch) if f[0] == worker.path)
     _kill(worker.pid)
     return Outcome(
         error=f"did not finish within {timeout:g} s",
         frames=frames,
         duration=time.monotonic() - worker.started,
     )
-
-
-def _stack(worker: _Worker) -> tuple[Frame, ...]:
-    """Where the worker is now, in the fixture's own file (innermost last): asked for with
-    SIGUSR1, read once the stack it writes stops growing; none when it does not answer."""
-    path = os.path.join(worker.scratch, STACK_FILE)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.kill(worker.pid, signal.SIGUSR1)
-    deadline, size = time.monotonic() + STACK_WAIT, -1
-    while time.monotonic() < deadline:
-        time.sleep(0.01)
-        try:
-            now = os.path.getsize(path)
-        except OSError:
-            return ()
-        if now and now == size:
-            break
-        size = now
-    try:
-        with open(path, encoding="utf-8", errors="replace") as file:
-            text = file.read()
-    except OSError:
-        return ()
-    found = [Frame(m["path"], int(m["line"]), m["function"]) for m in _STACK_LINE.finditer(text)]
-    return tuple(frame for frame in reversed(found) if frame.path == worker.path)
 
 
 def _start(fid: str, fx: Fixture) -> _Worker:
@@ -276,9 +245,7 @@ def _child(fx: Fixture, writer: int, scratch: str) -> NoReturn:
         # Its own temporary directory: a site that itself lives under /tmp stays out of reach.
         os.environ["TMPDIR"] = scratch
         tempfile.tempdir = scratch
-        # Opened before the guards, kept open: where the stack goes when the parent asks.
-        stack = open(os.path.join(scratch, STACK_FILE), "w", encoding="utf-8")  # noqa: SIM115
-        faulthandler.register(signal.SIGUSR1, file=stack, all_threads=False)
+        answer_when_asked(scratch)  # before the guards: it opens a file
         guards = Guards(scratch)
         guards.install()
         started = time.perf_counter()

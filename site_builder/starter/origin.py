@@ -52,11 +52,14 @@ def from_direct_url(direct: dict[str, object] | None) -> Origin:
     url = str(direct.get("url", ""))
     vcs = direct.get("vcs_info")
     if isinstance(vcs, dict) and vcs.get("vcs") == "git" and vcs.get("commit_id"):
-        requirement = f"{NAME} @ git+{url}@{vcs['commit_id']}"
-        return Origin(requirement, _unreachable(requirement) if url.startswith("file:") else None)
+        return _at(f"{NAME} @ git+{url}@{vcs['commit_id']}", url)
     if "dir_info" in direct and url.startswith("file:"):
         return from_folder(Path(unquote(urlsplit(url).path)))
-    requirement = f"{NAME} @ {url}"  # a wheel or an archive
+    return _at(f"{NAME} @ {url}", url)  # a wheel or an archive
+
+
+def _at(requirement: str, url: str) -> Origin:
+    """``requirement``, installed from ``url``: with a note when that is on this machine."""
     return Origin(requirement, _unreachable(requirement) if url.startswith("file:") else None)
 
 
