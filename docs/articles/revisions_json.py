@@ -117,8 +117,15 @@ KEYS = [
         "string or null",
         "A later revision's own date, `YYYY-MM-DD`; `null` for a first revision, whose date is `published`.",
     ),
+    (
+        "revisedAt",
+        "string or null",
+        "A later revision's own date and time, RFC 3339 with seconds (`2026-12-04T16:20:00Z`), when "
+        "its author gave a time, as a correction made the day of the revision before it must; "
+        "`null` when `revised` is a date alone, and for a first revision.",
+    ),
 ]
-HISTORY = ("revision", "revises", "changes", "revised")
+HISTORY = ("revision", "revises", "changes", "revised", "revisedAt")
 """The keys that place a revision in its article's history, after every other key."""
 """The table readers see; the fixtures below check it against the real output and the schema."""
 
@@ -273,7 +280,7 @@ def drafts_in_json() -> dict:
             "allExitZero": plain.code == flagged.code == built.code == 0,
             "buildWritesWhatItPublishes": page(root, "revisions.json") == plain.stdout,
             "draftBeforeTheHistoryKeys": all(
-                list(entry)[-5:] == ["draft", *HISTORY] for entry in flagged.json()
+                list(entry)[-6:] == ["draft", *HISTORY] for entry in flagged.json()
             ),
         },
     }
@@ -511,6 +518,7 @@ schema = json.loads(
                     "revises",
                     "changes",
                     "revised",
+                    "revisedAt",
                 ],
                 "additionalProperties": False,
                 "sourceKeys": ["title", "url", "note"],
@@ -519,6 +527,7 @@ schema = json.loads(
                     "revises": ["integer", "null"],
                     "changes": ["string", "null"],
                     "revised": ["string", "null"],
+                    "revisedAt": ["string", "null"],
                 },
             },
         ),

@@ -263,7 +263,7 @@ def moved_category() -> dict:
     }
 
 
-HISTORY_KEYS = ("batch", "published", "revision", "revises", "changes", "revised")
+HISTORY_KEYS = ("batch", "published", "revision", "revises", "changes", "revised", "revisedAt")
 
 
 @fixture
@@ -278,10 +278,77 @@ def for_importers() -> dict:
         "revisions --latest": [{key: entry[key] for key in HISTORY_KEYS} for entry in latest.json()],
         "checks": {
             "allExitZero": every.code == latest.code == one.code == 0,
-            "newKeysComeLast": all(list(entry)[-4:] == list(HISTORY_KEYS[2:]) for entry in data),
+            "newKeysComeLast": all(list(entry)[-5:] == list(HISTORY_KEYS[2:]) for entry in data),
             "latestIsTheLastRevision": latest.json() == data[-1:] == one.json(),
             "buildWritesEveryRevision": run(root, "build").code == 0
             and json.loads(page(root, "revisions.json")) == data,
+        },
+    }
+
+
+# --- A correction made the day the article was published.
+
+SAME_DAY = """\
+from site_builder import paragraph, revision, verified_output
+
+from a_2024_03 import SOURCES, four_retries
+
+revisions = [
+    revision(
+        slug="retry-waits",
+        title="Waiting between retries",
+        categories=["Reliability"],
+        excerpt="How long a client waits before it tries again.",
+        published="2024-03-04",
+        revised="2024-03-04T16:20Z",
+        changes="Says how long the first wait is.",
+        body=[
+            paragraph("Wait 1 s, then double the wait after each failure. Four retries wait, in seconds:"),
+            verified_output(four_retries, expected={"waits": [1, 2, 4, 8], "total": 15}),
+        ],
+        sources=SOURCES,
+    )
+]
+"""
+"""``articles/a_2024_03_fix.py``: the first revision corrected that afternoon, 16:20 UTC."""
+
+
+@fixture
+def same_day() -> dict:
+    """FIRST and its same-day correction built: the byline, the history, the feed entry and the
+    dates in ``revisions``; then the correction without its time, validated."""
+    root = site({"articles/a_2024_03.py": FIRST, "articles/a_2024_03_fix.py": SAME_DAY})
+    ran, data = run(root, "build"), json.loads(page(root, "revisions.json"))
+    latest, feed = page(root, f"{ARTICLE}index.html"), page(root, "feed.xml")
+    entry = between(feed, "<entry", "</entry>")
+    dated = SAME_DAY.replace('revised="2024-03-04T16:20Z"', 'revised="2024-03-04"')
+    undated = run(site({"articles/a_2024_03.py": FIRST, "articles/a_2024_03_fix.py": dated}), "validate")
+    seoul = SAME_DAY.replace('revised="2024-03-04T16:20Z"', 'revised="2024-03-05T01:00+09:00"').replace(
+        "Four retries", "Up to four retries"
+    )
+    next_morning = site(
+        {
+            "articles/a_2024_03.py": FIRST,
+            "articles/a_2024_03_fix.py": SAME_DAY,
+            "articles/a_2024_03_fix2.py": seoul,
+        }
+    )
+    refused = run(next_morning, "validate")
+    return {
+        "byline": _meta(latest),
+        "history": _history(latest),
+        "feedEntry": {
+            "published": _first(r"<published>(.*?)</published>", entry),
+            "updated": _first(r"<updated>(.*?)</updated>", entry),
+        },
+        "revisions": [{key: d[key] for key in ("revision", "revised", "revisedAt")} for d in data],
+        "withoutTheTime": undated.lines,
+        "seoulNextMorning": refused.lines,
+        "checks": {
+            "built": ran.code == 0,
+            "theDayAloneIsRefused": undated.code == 1,
+            "anEarlierInstantIsRefused": refused.code == 1,
+            "oneFeedEntry": feed.count("<entry") == 1,
         },
     }
 
@@ -536,7 +603,8 @@ history_page = revision(
                 "**the same `published`** — the day the article first appeared, which stays its "
                 "publication date everywhere;",
                 '**`revised="YYYY-MM-DD"`** — the date of this revision, after the previous '
-                "revision's date;",
+                "revision's date (on the same day, with its time: see [a correction the same "
+                "day](#a-correction-the-same-day));",
                 '**`changes="…"`** — one or two sentences of inline Markdown, written for '
                 "readers: what was wrong and what the revision changes. It is shown in the "
                 "history and on the diff page, and its links are checked like any other;",
@@ -770,10 +838,11 @@ history_page = revision(
         heading("What importers get"),
         paragraph(
             "`site-builder revisions` and `build/revisions.json` hold every revision, in site "
-            "order, each a complete object. Four keys, after all the others, say where it stands "
+            "order, each a complete object. Five keys, after all the others, say where it stands "
             "in its article's history: `revision` (its number, from 1), `revises` (the number "
-            "before it, or `null`), `changes` (the note as HTML, or `null` for a first revision) "
-            "and `revised` (its own date, or `null`). `published` is the article's first date in "
+            "before it, or `null`), `changes` (the note as HTML, or `null` for a first revision), "
+            "`revised` (its own date, or `null`) and `revisedAt` (its date and time, for a "
+            "revision that gives one, or `null`). `published` is the article's first date in "
             "every one of them. `--latest` prints only the latest revision of each article, where "
             "the article's first revision stood in the array. Some keys of each object:"
         ),
@@ -789,6 +858,7 @@ history_page = revision(
                         "revises": None,
                         "changes": None,
                         "revised": None,
+                        "revisedAt": None,
                     },
                     {
                         "batch": "b_2025_05",
@@ -797,6 +867,7 @@ history_page = revision(
                         "revises": 1,
                         "changes": "The waits had no cap; each is now at most <strong>5 s</strong>.",
                         "revised": "2025-05-06",
+                        "revisedAt": None,
                     },
                     {
                         "batch": "c_2026_11",
@@ -806,6 +877,7 @@ history_page = revision(
                         "changes": "Six retries instead of four, and a server&#039;s "
                         "<code>Retry-After</code> wins over the computed wait.",
                         "revised": "2026-11-20",
+                        "revisedAt": None,
                     },
                 ],
                 "revisions --latest": [
@@ -817,6 +889,7 @@ history_page = revision(
                         "changes": "Six retries instead of four, and a server&#039;s "
                         "<code>Retry-After</code> wins over the computed wait.",
                         "revised": "2026-11-20",
+                        "revisedAt": None,
                     }
                 ],
             },
@@ -824,9 +897,67 @@ history_page = revision(
         paragraph(
             "An importer that mirrors the site takes `--latest`; one that keeps an archive, or shows "
             "its own history, takes them all and groups them by `slug`. The date a revision took "
-            "effect is `revised`, or `published` when `revised` is `null`. `--slug S` keeps every "
+            "effect is `revisedAt`, else `revised`, else `published`. `--slug S` keeps every "
             "revision of that article, or with `--latest` only its latest. [The revisions "
             "JSON](/articles/revisions-json/) describes every key and the schema."
+        ),
+        heading("A correction the same day"),
+        paragraph(
+            "An error found within hours of publication is corrected the same day. Two revisions "
+            "of one article with the same date would leave readers, feeds and importers to guess "
+            "which came first, so a correction made on the day of the revision before it gives "
+            "its time too: the date, `T`, the hours and minutes (seconds if you like), and the "
+            "offset from UTC — `Z` for UTC itself, or one like `+09:00`. The time orders the "
+            "day's revisions; the date alone still decides when a revision is published, as "
+            "`published` does, so a correction is on the site from the first build of its day."
+        ),
+        paragraph(
+            "Here `articles/a_2024_03_fix.py` corrects the article of the first batch above the "
+            "afternoon it appeared. It shows the first revision's output again, so it imports its "
+            "fixture rather than defining one:"
+        ),
+        code_block(SAME_DAY, language="python"),
+        paragraph(
+            "Readers see the time beside the date, in UTC or the offset written; the feed entry's "
+            "`updated` and the page's `article:modified_time` carry the time in RFC 3339. In "
+            "`revisions`, `revised` stays the date, for importers that read it as one, and "
+            "`revisedAt` adds the date and time; it is `null` when the author gave a date alone. "
+            "The same correction without its time is a `revised-order` problem that says how to "
+            "write it:"
+        ),
+        paragraph(
+            "Times compare as instants, whatever their offsets. A further correction written "
+            '`revised="2024-03-05T01:00+09:00"`, one in the morning of 5 March in Seoul, was '
+            "made at 16:00 UTC on 4 March, twenty minutes before the one above; it is refused "
+            "(`seoulNextMorning` below). All of it, built on 2026-12-01:"
+        ),
+        verified_output(
+            same_day,
+            expected={
+                "byline": "Published: 2024-03-04 · Updated: 2024-03-04 16:20 UTC · 1 min read",
+                "history": [
+                    "Revision 2 · 2024-03-04 16:20 UTC — Says how long the first wait is. What changed",
+                    "Revision 1 · 2024-03-04",
+                ],
+                "feedEntry": {"published": "2024-03-04T00:00:00Z", "updated": "2024-03-04T16:20:00Z"},
+                "revisions": [
+                    {"revision": 1, "revised": None, "revisedAt": None},
+                    {"revision": 2, "revised": "2024-03-04", "revisedAt": "2024-03-04T16:20:00Z"},
+                ],
+                "withoutTheTime": [
+                    "articles/a_2024_03_fix.py:12: retry-waits: revised 2024-03-04 is the same day as "
+                    "revision 1 (articles/a_2024_03.py:20); a correction made that day gives its time "
+                    'too, e.g. revised="2024-03-04T15:30Z"',
+                    "1 problem found",
+                ],
+                "seoulNextMorning": [
+                    "articles/a_2024_03_fix2.py:12: retry-waits: revised 2024-03-05T01:00+09:00 is not "
+                    "after the time of revision 2 (articles/a_2024_03_fix.py:6), 2024-03-04T16:20Z; an "
+                    "article's revisions come in date order (batches are read in file-name order, then "
+                    "list order)",
+                    "1 problem found",
+                ],
+            },
         ),
         heading("The rules"),
         paragraph(
@@ -855,7 +986,7 @@ history_page = revision(
                         "articles/b_later.py:17: no-date: revision 2 of 'no-date' needs revised= with its "
                         "date",
                         "articles/b_later.py:30: bad-date: revised '20 November 2026' is not an ISO date "
-                        "like 2026-12-01",
+                        "like 2026-12-01, nor a date and time like 2026-12-01T15:30Z",
                     ],
                     "slug-unique": [
                         "articles/b_later.py:35: no-fields: slug 'no-fields' is already used at "
@@ -875,7 +1006,8 @@ history_page = revision(
                 "**`changes`** — a later revision without a note (reported at its `revised=` "
                 "line), or with one that is empty or only spaces (at its `changes=` line).",
                 "**`revised`** — a later revision without its date (at its `changes=` line), or "
-                "with one that is not `YYYY-MM-DD` or not a day of the calendar.",
+                "with one that is neither `YYYY-MM-DD` nor a date and time like "
+                "`2026-12-04T16:20Z`, or not a day of the calendar.",
                 "**`slug-unique`** — a revision that uses a published slug but gives neither "
                 "`revised=` nor `changes=`. It may be a second article that needs a slug of its "
                 "own, or a revision that forgot to say so; the message names the `slug=` line of "
@@ -927,8 +1059,9 @@ history_page = revision(
                         "first date and gives its own as revised=",
                     ],
                     "revised-order": [
-                        "articles/b_later.py:19: same-day: revised 2026-11-02 is the date of revision 1 "
-                        "(articles/a_first.py:8); two revisions of one article need two dates",
+                        "articles/b_later.py:19: same-day: revised 2026-11-02 is the same day as revision "
+                        "1 (articles/a_first.py:8); a correction made that day gives its time too, e.g. "
+                        'revised="2026-11-02T15:30Z"',
                         "articles/b_later.py:26: back-in-time: revised 2026-10-30 is not after the date of "
                         "revision 1 (articles/a_first.py:8), 2026-11-02; an article's revisions come in "
                         "date order (batches are read in file-name order, then list order)",
@@ -946,9 +1079,10 @@ history_page = revision(
                 "**`published`** — `published` is the article's first date, the same in every "
                 "revision; the date of a correction goes into `revised`.",
                 "**`revised-order`** — each revision's date is after the previous one's (a first "
-                "revision's date is its `published`). Two revisions of one article on one day "
-                "are one revision: merge them. A date before the previous one usually means the "
-                "batch files sort in the wrong order; rename the later one.",
+                "revision's date is its `published`). A correction on the day of the revision "
+                "before it gives its time, after that revision's time if it has one ([a "
+                "correction the same day](#a-correction-the-same-day)). A date before the previous "
+                "one usually means the batch files sort in the wrong order; rename the later one.",
                 "**`revision-body`** — a revision whose body renders to the same HTML as the "
                 "previous one's. The body is what readers read and what the diff compares: a new "
                 "title, excerpt or category alone, or a source added without a word of the text "

@@ -485,6 +485,27 @@ def package_templates() -> dict:
     }
 
 
+MOMENT_PROBE = {
+    "templates/article.html": (
+        '<!doctype html>\n<html lang="{{ lang }}"><body><p>{% if article.history %}'
+        "{% for v in article.history.versions %}[{{ v.date }} | {{ v.date|moment }}]{% endfor %}"
+        "{% endif %}</p>\n<div data-pagefind-body>{{ article.body }}</div></body></html>\n"
+    ),
+}
+"""An article template that prints each version's ``date`` as it is and through ``moment``."""
+
+
+@fixture
+def moment_values() -> dict:
+    """The article of ``history_values`` corrected the day it was published, at 16:20 in Seoul."""
+    first = article().replace('published="2026-12-01"', 'published="2026-11-02"')
+    same_day = CORRECTED.replace('revised="2026-11-20"', 'revised="2026-11-02T16:20+09:00"')
+    root = site({"articles/a_demo.py": first, "articles/b_fix.py": same_day} | MOMENT_PROBE)
+    ran = run(root, "build")
+    shown = re.search(r"<p>(.*?)</p>", page(root, "articles/demo/index.html")) if ran.code == 0 else None
+    return {"history": shown.group(1) if shown else None, "checks": {"built": ran.code == 0}}
+
+
 @fixture
 def history_values() -> dict:
     """An article corrected by a later batch, and another never revised, built with HISTORY_PROBES."""
@@ -940,6 +961,20 @@ templates_page = revision(
                     "index.html": "other: published=2026-12-01 updated=; demo: published=2026-11-02 "
                     "updated=2026-11-20; ",
                 },
+            },
+        ),
+        paragraph(
+            "A version's `date` is a date, or for a correction made the day of the revision before "
+            "it a date and time in RFC 3339, ready for a `<time datetime>`. The filter `moment` "
+            "writes it as readers read it, as the package's templates do: the date alone, or the "
+            "date, the time and the offset from UTC. The article above, corrected the day it was "
+            'published with `revised="2026-11-02T16:20+09:00"`, under a template that prints '
+            "`[{{ v.date }} | {{ v.date|moment }}]` for each version:"
+        ),
+        verified_output(
+            moment_values,
+            expected={
+                "history": "[2026-11-02T16:20:00+09:00 | 2026-11-02 16:20 UTC+09:00][2026-11-02 | 2026-11-02]"
             },
         ),
         paragraph(

@@ -884,7 +884,8 @@ writing = revision(
                     "`str`",
                     "None: the revision is the article's first. An ISO date makes it a later revision of "
                     "the published article with the same `slug` and `published`, dated that day "
-                    "([Correcting an article](/articles/revisions-over-time/)).",
+                    "([Correcting an article](/articles/revisions-over-time/)); a correction made the "
+                    "day of the revision before it adds its time, `2026-12-04T16:20Z`.",
                 ],
                 [
                     "`changes`",
@@ -954,8 +955,9 @@ writing = revision(
             "page or its categories' pages, no entry in the feed, the sitemap or the search index, and "
             "no object in `revisions.json` or in what `site-builder revisions` prints. A category "
             "whose every revision is left out gets no page either. A later revision of a published "
-            "article is scheduled by its `revised` date: until that day the site shows the revision "
-            "before it ([Correcting an article](/articles/revisions-over-time/))."
+            "article is scheduled by its `revised` date, without its time if it gives one: until "
+            "that day the site shows the revision before it ([Correcting an "
+            "article](/articles/revisions-over-time/))."
         ),
         paragraph(
             "**The build's date** is today's date in UTC — or, when the environment variable "

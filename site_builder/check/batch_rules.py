@@ -27,6 +27,7 @@ from site_builder.check.revision_fields import revision_findings
 from site_builder.errors import Problem
 from site_builder.model.batches import Batch, fixture_id, problem_at
 from site_builder.model.layout import article_url
+from site_builder.model.moments import day
 from site_builder.model.page_ids import content_ids
 from site_builder.model.schedule import Timing
 from site_builder.model.url_policy import check_url
@@ -106,7 +107,7 @@ def _revision_refs(root: Path, settings: Settings, rev: Revision) -> tuple[list[
         uses=uses,
         claims=claims,
         fixtures=(),
-        timings=(Timing(rev.draft, rev.date, rev.categories),),
+        timings=(Timing(rev.draft, day(rev.date), rev.categories),),
         fragments=fragments,
         ids=(_article_ids(settings, rev),),
         spellings=tuple((c, rev.site, subject) for c in rev.categories if c.strip()),

@@ -4,14 +4,14 @@ A revision whose slug an earlier revision (in site order: batch file name, then 
 order) published is that article's next revision; one met before the article's first
 revision is a problem of the order, said once. It says so with ``revised=`` (its
 own date) and ``changes=`` (what changed and why); it keeps the article's first
-``published`` date; its date is after the previous revision's; and its body differs.
+``published`` date; its date is after the previous revision's (on the same day, its time
+says so: :mod:`site_builder.model.moments`); and its body differs.
 Each broken rule is a problem at the line of the field at fault.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -19,9 +19,8 @@ from pathlib import PurePath
 from site_builder.authoring.body import body_html
 from site_builder.authoring.model import CallSite, Revision
 from site_builder.language.labels import Table, lacks_history
+from site_builder.model.moments import EXAMPLE_TIME, after, day, has_time, is_moment
 from site_builder.runtime.pickled import quick_state
-
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 Finding = tuple[CallSite, str, str, str]
 """(where, subject, rule, message) of one problem."""
@@ -118,7 +117,7 @@ def _before_its_original(slug: str, group: list[Step], where: Where) -> Finding 
             f"({where(original.site)}) in the module's revisions list; list it after that one"
         )
         return at, slug, "revision-module-order", message
-    date = early.revised.replace("-", "_") if early.revised and _DATE.fullmatch(early.revised) else "revised"
+    date = day(early.revised).replace("-", "_") if early.revised and is_moment(early.revised) else "revised"
     message = (
         f"this revision of {slug!r} is loaded before the article's first revision "
         f"({where(original.site)}): batches load in the order of their file names, and "
@@ -193,18 +192,28 @@ def _later_revision(
 
 
 def _order(slug: str, number: int, earlier: Step, step: Step, where: Where) -> Iterator[Finding]:
-    if step.revised is None or not _DATE.fullmatch(step.revised) or not _DATE.fullmatch(earlier.date):
+    if step.revised is None or not is_moment(step.revised) or not is_moment(earlier.date):
+        return
+    if after(earlier.date, step.revised):
         return
     at = step.fields[2]
     previous = f"revision {number - 1} ({where(earlier.site)})"
-    if step.revised == earlier.date:
-        message = (
-            f"revised {step.revised} is the date of {previous}; two revisions of one article need two dates"
-        )
-        yield at, slug, "revised-order", message
-    elif step.revised < earlier.date:
-        message = (
-            f"revised {step.revised} is not after the date of {previous}, {earlier.date}; "
-            "an article's revisions come in date order (batches are read in file-name order, then list order)"
-        )
-        yield at, slug, "revised-order", message
+    if day(step.revised) == day(earlier.date) and not (has_time(step.revised) and has_time(earlier.date)):
+        yield at, slug, "revised-order", _same_day(step.revised, earlier.date, previous)
+        return
+    noun = "time" if has_time(step.revised) and has_time(earlier.date) else "date"
+    message = (
+        f"revised {step.revised} is not after the {noun} of {previous}, {earlier.date}; "
+        "an article's revisions come in date order (batches are read in file-name order, then list order)"
+    )
+    yield at, slug, "revised-order", message
+
+
+def _same_day(revised: str, earlier: str, previous: str) -> str:
+    """A revision on the day of the one before (``previous``, dated ``earlier``) without a time
+    that puts it after that one."""
+    advice = f"later than {earlier}" if has_time(earlier) else f'e.g. revised="{day(revised)}{EXAMPLE_TIME}"'
+    return (
+        f"revised {revised} is the same day as {previous}; "
+        f"a correction made that day gives its time too, {advice}"
+    )

@@ -5,7 +5,6 @@ that wrote the field.
 
 from __future__ import annotations
 
-import datetime
 import re
 from collections.abc import Iterator, Set
 
@@ -17,11 +16,11 @@ from site_builder.language.english import count, limit
 from site_builder.language.labels import has_labels
 from site_builder.language.tables import language_message
 from site_builder.model.layout import MAX_CATEGORY_BYTES, category_slug
+from site_builder.model.moments import EXAMPLE_TIME, is_date, is_moment
 from site_builder.settings.project import LANGUAGE_TAG, Settings
 
 SLUG = re.compile(r"[a-z0-9-]{3,120}")
 """The slug rule: 3 to 120 characters of a-z, 0-9 and ``-``."""
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 Finding = tuple[CallSite, str, str]
 """(where, rule, message) of one problem of a revision."""
@@ -99,7 +98,7 @@ def _metadata(rev: Revision) -> Iterator[Finding]:
     if rev.slug.strip() and not SLUG.fullmatch(rev.slug):
         yield at("slug"), "slug", f"slug {rev.slug!r} must be 3 to 120 characters of a-z, 0-9 and '-'"
     yield from _category_names(rev, flawed)
-    if rev.published.strip() and not _is_date(rev.published):
+    if rev.published.strip() and not is_date(rev.published):
         yield at("published"), "published", f"published {rev.published!r} is not an ISO date like 2020-06-18"
     if rev.lang is not None and not LANGUAGE_TAG.fullmatch(rev.lang):
         yield at("lang"), "lang", f"lang {rev.lang!r} is not a language tag like 'en' or 'ru'"
@@ -134,8 +133,12 @@ def _category_names(rev: Revision, flawed: Set[str]) -> Iterator[Finding]:
 def _revised(rev: Revision) -> Iterator[Finding]:
     """A later revision's own date and its note of changes (how they tie to the earlier
     revisions is :mod:`.history`'s)."""
-    if rev.revised is not None and not _is_date(rev.revised):
-        yield rev.at("revised"), "revised", f"revised {rev.revised!r} is not an ISO date like 2026-12-01"
+    if rev.revised is not None and not is_moment(rev.revised):
+        message = (
+            f"revised {rev.revised!r} is not an ISO date like 2026-12-01, "
+            f"nor a date and time like 2026-12-01{EXAMPLE_TIME}"
+        )
+        yield rev.at("revised"), "revised", message
     if rev.changes is not None and not rev.changes.strip():
         yield (
             rev.at("changes"),
@@ -149,16 +152,6 @@ def _language(settings: Settings, rev: Revision) -> Iterator[Finding]:
     tag = rev.lang
     if tag is not None and LANGUAGE_TAG.fullmatch(tag) and not has_labels(tag, settings.labels):
         yield rev.at("lang"), "lang", language_message("lang", tag, settings.labels)
-
-
-def _is_date(text: str) -> bool:
-    if not _DATE.fullmatch(text):
-        return False
-    try:
-        datetime.date.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _body(settings: Settings, rev: Revision) -> Iterator[Finding]:

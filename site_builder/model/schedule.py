@@ -31,7 +31,8 @@ class Timing(NamedTuple):
 
     draft: bool
     published: str
-    """The ``published`` field as written (an ISO date once validated)."""
+    """The date it takes effect as written: ``published``, or a later revision's ``revised``
+    without its time of day (an ISO date once validated)."""
     categories: tuple[str, ...]
     """Its categories: a category page only left-out revisions list is left out too."""
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from site_builder.authoring.escaping import NOT_XML
 from site_builder.model.layout import category_url
+from site_builder.model.moments import has_time, sort_key, timestamp
 from site_builder.model.schedule import build_date
 from site_builder.render.items import Item
 from site_builder.render.sharing import author_name
@@ -37,22 +38,18 @@ def _absolute(settings: Settings, url: str) -> str:
     return settings.base_url.rstrip("/") + url
 
 
-def _timestamp(date: str) -> str:
-    return f"{date}T00:00:00Z"
-
-
 def site_date(items: Sequence[Item], today: str = "") -> str:
     """The newest article date, or the build's date (``today``; by default SOURCE_DATE_EPOCH's
     or today's, in UTC) for a site that publishes no article."""
     if items:
-        return max(item.latest_date for item in items)
+        return max((item.latest_date for item in items), key=sort_key)
     return today or build_date()
 
 
 def feed_order(items: Sequence[Item], limit: int | None = None) -> list[int]:
     """The positions of ``items`` in the feed: newest first, one day's in site order; only
     the first ``limit`` of them when given (the ``feed_limit`` setting)."""
-    return sorted(range(len(items)), key=lambda n: items[n].latest_date, reverse=True)[:limit]
+    return sorted(range(len(items)), key=lambda n: sort_key(items[n].latest_date), reverse=True)[:limit]
 
 
 def feed_head(settings: Settings, items: Sequence[Item], *, today: str = "") -> bytes:
@@ -66,7 +63,7 @@ def feed_head(settings: Settings, items: Sequence[Item], *, today: str = "") -> 
     _sub(feed, "id", _absolute(settings, "/"))
     _sub(feed, "link", rel="self", href=_absolute(settings, "/feed.xml"))
     _sub(feed, "link", rel="alternate", href=_absolute(settings, "/"))
-    _sub(feed, "updated", _timestamp(site_date(items, today)))
+    _sub(feed, "updated", timestamp(site_date(items, today)))
     _sub(_sub(feed, "author"), "name", author_name(settings))
     _sub(feed, "generator", "site_builder")
     head = _document(feed).encode("utf-8")
@@ -100,8 +97,8 @@ def feed_entry(settings: Settings, item: Item) -> str:
     _sub(entry, "title", item.title)
     _sub(entry, "id", _absolute(settings, item.url))
     _sub(entry, "link", rel="alternate", href=_absolute(settings, item.url))
-    _sub(entry, "published", _timestamp(item.published))
-    _sub(entry, "updated", _timestamp(item.latest_date))
+    _sub(entry, "published", timestamp(item.published))
+    _sub(entry, "updated", timestamp(item.latest_date))
     for link in item.categories:
         _sub(entry, "category", term=link.name)
     _sub(entry, "summary", item.excerpt)
@@ -120,11 +117,12 @@ def sitemap(settings: Settings, items: Sequence[Item], *, today: str = "") -> st
     for item in items:
         dates[item.url] = item.latest_date
         for link in item.categories:
-            dates[category_url(link.name)] = max(dates.get(category_url(link.name), ""), item.latest_date)
+            known = dates.get(category_url(link.name), item.latest_date)
+            dates[category_url(link.name)] = max(known, item.latest_date, key=sort_key)
     for url, date in sorted(dates.items()):
         entry = _sub(urlset, "url")
         _sub(entry, "loc", _absolute(settings, url))
-        _sub(entry, "lastmod", date)
+        _sub(entry, "lastmod", timestamp(date) if has_time(date) else date)
     return _document(urlset)
 
 

@@ -50,7 +50,7 @@ class Item:
     later: bool = False
     """A later revision of its article (``revised=``/``changes=``): its pages need every batch."""
     revised: str = ""
-    """A later revision's own date."""
+    """A later revision's own date, or date and time (RFC 3339) when its author gave one."""
     changes: str = ""
     """A later revision's note of changes, as HTML."""
     updated: str = ""
@@ -91,7 +91,7 @@ def items_from(revisions: Sequence[Mapping[str, object]], proofs: Sequence[tuple
             content_html=str(r.get("contentHtml", "")),
             proofs=marked,
             later=r.get("changes") is not None,
-            revised=str(r.get("revised") or ""),
+            revised=str(r.get("revisedAt") or r.get("revised") or ""),
             changes=str(r.get("changes") or ""),
         )
         for r, marked in zip(revisions, proofs, strict=True)

@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from site_builder.language.labels import Chrome
 from site_builder.model.layout import article_file, category_slug, under
+from site_builder.model.moments import shown, sort_key
 from site_builder.model.page_ids import RESERVED_IDS
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
@@ -57,14 +58,16 @@ def _environment(root: Path, _shape: tuple[tuple[str, int, int], ...]) -> jinja2
     loader = jinja2.ChoiceLoader(
         [jinja2.FileSystemLoader(root / "templates"), jinja2.PackageLoader("site_builder", "templates")]
     )
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=loader, autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
     )
+    env.filters["moment"] = shown  # a date, or a date and time, as readers see it
+    return env
 
 
 def newest_first(items: Sequence[Item]) -> list[Item]:
     """By date (an article's latest revision's), newest first; revisions of one day keep site order."""
-    return sorted(items, key=lambda item: item.latest_date, reverse=True)
+    return sorted(items, key=lambda item: sort_key(item.latest_date), reverse=True)
 
 
 def home_order(settings: Settings, items: Sequence[Item]) -> list[Item]:

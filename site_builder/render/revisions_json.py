@@ -14,6 +14,7 @@ from typing import Any
 from site_builder.authoring.body import body_html, body_text, content_html, reading_minutes
 from site_builder.authoring.model import Block, Revision
 from site_builder.model.batches import fixture_id
+from site_builder.model.moments import split
 from site_builder.settings.project import Settings
 
 
@@ -49,7 +50,7 @@ def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, ob
         "revision": None if rev.later else 1,
         "revises": None,
         "changes": rev.changes_html if rev.later else None,
-        "revised": rev.revised,
+        **dict(zip(("revised", "revisedAt"), split(rev.revised), strict=True)),
     }
 
 

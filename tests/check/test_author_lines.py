@@ -31,6 +31,7 @@ from tests.support.sites import SITES, MakeSite, RunCli
 
 A, B, C, T = "articles/a_fields.py", "articles/b_helpers.py", "articles/c_links.py", "templates/404.html"
 E = "articles/a_early.py"
+D = "articles/d_same_day.py"
 NOT_FOUND = "is neither a file under assets/ nor a page of the site"
 SCHEMES = "use https:, http:, mailto:, /path or #fragment"
 NEW_TAB = 'opens a new tab without rel="noopener noreferrer"'
@@ -73,6 +74,9 @@ MISTAKES = [
      f"this revision of 'link-target' is loaded before the article's first revision ({C}:9): batches "
      "load in the order of their file names, and a_early.py sorts before c_links.py; give this module "
      "a name that sorts after it, e.g. c_links_2024_04_01.py"),
+    (D, 23, 'revised="2024-05-01"', "same-day", "revised-order",
+     f"revised 2024-05-01 is the same day as revision 1 ({D}:8); a correction made that day gives its "
+     'time too, e.g. revised="2024-05-01T15:30Z"'),
     # --- sources and helper calls: the line of the call
     (B, 8, "NO_NOTE = Source(", "helper-mistakes", "source-field", "source 3 needs a non-empty note"),
     (B, 9, "FTP = Source(", "helper-mistakes", "url",
@@ -161,9 +165,12 @@ def test_the_pytest_plugin_fails_with_each_mistake_at_its_line(site: Path, pytes
 
     shown = {line for line in result.outlines if re.match(r"[^\s:]+:\d+: ", line)}
     assert sorted(shown) == sorted(LINES)
-    # A failing item per revision with a problem (two named "shared", two "link-target" in two
-    # modules), the failing `templates` item, and the passing `settings` item.
-    result.assert_outcomes(failed=len({(m[0], m[3]) for m in MISTAKES if m[3] != "shared"}) + 2, passed=1)
+    # A failing item per (file, subject) of the table, the `templates` item among them, plus three
+    # with no pair of their own: both revisions named "shared" (one row, two items), and the first
+    # revision of "same-day" (an article's history fails each of its revisions); and the passing
+    # `settings` item.
+    rows = len({(m[0], m[3]) for m in MISTAKES if m[3] != "shared"})
+    result.assert_outcomes(failed=rows + 3, passed=1)
 
 
 def test_build_stops_with_each_mistake_at_its_line(site: Path, run_cli: RunCli) -> None:

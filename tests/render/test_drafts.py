@@ -257,7 +257,7 @@ def test_drafts_and_future_include_them_marked(drafts_build: tuple[Path, str], b
         (DRAFT, True),
     ]
     # added after every key before it; the history keys (issue 16) follow it
-    assert list(data[2])[-5:] == ["draft", "revision", "revises", "changes", "revised"]
+    assert list(data[2])[-6:] == ["draft", "revision", "revises", "changes", "revised", "revisedAt"]
     Draft202012Validator(schema()).validate(data)
     indexed = search_index(out)
     assert sorted(indexed) == sorted(f"/articles/{x}/" for x in (DRAFT, LATER, PUBLISHED))

@@ -252,7 +252,7 @@ def test_revisions_json_numbers_every_revision(built: Path, make_site: MakeSite,
     assert data[0]["changes"] is None
     assert data[1]["changes"] == "The answer was <strong>41</strong>; it is 42."
     assert {d["published"] for d in data} == {"2020-06-18"}
-    assert list(data[0])[-4:] == ["revision", "revises", "changes", "revised"]
+    assert list(data[0])[-5:] == ["revision", "revises", "changes", "revised", "revisedAt"]
     site = built.parent
     printed = run_cli(["revisions", "--root", str(site)])
     assert json.loads(printed.out) == data
@@ -360,8 +360,8 @@ CASES = {
         lambda s: s.replace('revised="2021-03-01"', 'revised="2020-06-18"'),
         'revised="2020-06-18"',
         "revised-order",
-        "revised 2020-06-18 is the date of revision 1 (articles/a_2020.py:12); "
-        "two revisions of one article need two dates",
+        "revised 2020-06-18 is the same day as revision 1 (articles/a_2020.py:12); "
+        'a correction made that day gives its time too, e.g. revised="2020-06-18T15:30Z"',
     ),
     "earlier-date": (
         lambda s: s.replace('revised="2021-03-01"', 'revised="2019-01-01"'),
@@ -396,7 +396,7 @@ CASES = {
         lambda s: s.replace('revised="2021-03-01"', 'revised="March 2021"'),
         'revised="March 2021"',
         "revised",
-        "revised 'March 2021' is not an ISO date like 2026-12-01",
+        "revised 'March 2021' is not an ISO date like 2026-12-01, nor a date and time like 2026-12-01T15:30Z",
     ),
     "changes-empty": (
         lambda s: s.replace('changes="The answer was **41**; it is 42."', 'changes="  "'),

@@ -3,8 +3,9 @@
 ``tests/sites/all_features`` holds, together, what each feature's own tests build apart: three
 languages; an article revised by two later batches (images and ``#fragment`` links in every
 revision, so its revision and diff pages carry them) and a fourth revision that is a draft; a
-draft, a revision scheduled after the build's date; the ordered navigation; a category written
-two ways (a warning); SVG covers (drawn as PNGs for social sites) and a raster one; SVG and PNG
+Korean article corrected the day it was published (its correction gives a time); a draft, a
+revision scheduled after the build's date; the ordered navigation; a category written two ways
+(a warning); SVG covers (drawn as PNGs for social sites) and a raster one; SVG and PNG
 figures; ``repo_url``; changed English labels; a fixture of batch A shown by batch B.
 
 Each combination of base path (``/``, ``/sub/dir/``), flags (none, ``--drafts --future``),
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import shutil
 import time
 import xml.etree.ElementTree as ET
@@ -328,6 +330,32 @@ def test_every_feature_shows_in_the_build(matrix: Matrix, base: str) -> None:
     assert (out / "og/growing/cover.svg.png").is_file() and (out / "og/keys/cover.svg.png").is_file()
     shared = soup(out, "articles/retry-basics/index.html").select_one('meta[property="og:image"]')
     assert shared["content"] == f"{url}assets/basics/cover.png"
+    # A correction made the day the article was published: its time orders the two on the page,
+    # in the feed and in revisions.json.
+    hangul = soup(out, "articles/hangul-notes/index.html")
+    assert [t["datetime"] for t in hangul.select("#history time")] == [
+        "2022-05-01T21:10:00+09:00",
+        "2022-05-01",
+    ]
+    assert [t.get_text() for t in hangul.select("#history time")] == [
+        "2022-05-01 21:10 UTC+09:00",
+        "2022-05-01",
+    ]
+    assert (out / "articles/hangul-notes/revisions/1/index.html").is_file()
+    entry = next(
+        e
+        for e in ET.parse(out / "feed.xml").getroot().iter(f"{ATOM}entry")
+        if "hangul" in str(e.findtext(f"{ATOM}id"))
+    )
+    assert (entry.findtext(f"{ATOM}published"), entry.findtext(f"{ATOM}updated")) == (
+        "2022-05-01T00:00:00Z",
+        "2022-05-01T21:10:00+09:00",
+    )
+    data = [d for d in json.loads((out / "revisions.json").read_text("utf-8")) if d["slug"] == "hangul-notes"]
+    assert [(d["revision"], d["revised"], d["revisedAt"]) for d in data] == [
+        (1, None, None),
+        (2, "2022-05-01", "2022-05-01T21:10:00+09:00"),
+    ]
     # Every image of an article or revision page has its size, read from its file.
     for page_path in ("articles/growing-note/index.html", "articles/growing-note/revisions/1/index.html"):
         assert all(img.get("width") and img.get("height") for img in soup(out, page_path).select("img"))
