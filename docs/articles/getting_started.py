@@ -26,7 +26,7 @@ from site_builder.starter.origin import origin
 def _started(lang: str = "en") -> tuple[Path, list[str]]:
     """``site-builder init mysite`` in a new temporary folder: the site and what init said."""
     here = Path(tempfile.mkdtemp(prefix="docs-init-"))
-    ran = run_in(here, "init", "mysite", "--lang", lang)
+    ran = run_in(here, "init", "mysite", *(("--lang", lang) if lang != "en" else ()))
     if ran.code != 0:
         raise RuntimeError("\n".join(ran.lines))
     return here / "mysite", ran.lines

@@ -9,9 +9,12 @@ checked by the docs' own build), read by loading the batches, without running a 
 from __future__ import annotations
 
 import ast
+import contextlib
 import html
+import io
 import json
 import re
+import shlex
 import subprocess
 import tomllib
 import xml.etree.ElementTree as ET
@@ -22,8 +25,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from site_builder import cli
 from site_builder.authoring.model import Block
 from site_builder.check.load import batch_paths, load_batch
+from site_builder.cli.arguments import command_parser
+from tests.support.actions import step_problems
 
 REPOSITORY = Path(__file__).parents[2]
 DOCS = REPOSITORY / "docs"
@@ -147,3 +153,64 @@ def test_a_snippet_parses_as_its_language(snippet: Snippet) -> None:
     except (SyntaxError, ValueError, yaml.YAMLError, ET.ParseError) as exc:
         pytest.fail(f"{snippet.where}: the {snippet.language} snippet does not parse: {exc}\n{snippet.code}")
 
+
+# --- workflows: the actions' inputs, and the tool's own commands ---------------------------------
+
+
+def workflow_steps(document: object) -> list[dict[str, object]]:
+    """Every step of a workflow (each job's), or of a snippet that is a list of steps."""
+    if isinstance(document, list):
+        return [step for step in document if isinstance(step, dict)]
+    if isinstance(document, dict) and isinstance(document.get("jobs"), dict):
+        return [step for job in document["jobs"].values() for step in job.get("steps", [])]
+    return []
+
+
+def starter_workflow(folder: Path) -> str:
+    """The workflow ``init`` writes, in a site it makes in ``folder``."""
+    site = folder / "site"
+    with contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(["init", str(site)]) == 0
+    return (site / ".github" / "workflows" / "site.yml").read_text("utf-8")
+
+
+def tool_commands(steps: list[dict[str, object]]) -> list[list[str]]:
+    """The ``site-builder`` commands of the steps' ``run`` lines, split as a shell splits them."""
+    lines = [line for step in steps for line in str(step.get("run", "")).splitlines()]
+    return [
+        words[1:] for line in lines if (words := shlex.split(line, comments=True))[:1] == ["site-builder"]
+    ]
+
+
+def test_every_workflow_step_gives_its_action_only_its_inputs_and_runs_real_commands(tmp_path: Path) -> None:
+    """The workflows the docs and the README show, and the one ``init`` writes: each action at
+    its major version gets only inputs its ``action.yml`` declares, and every required one
+    (:mod:`tests.support.actions`); each ``site-builder`` command parses as the tool's."""
+    documents = {s.where: yaml.safe_load(s.code) for s in SNIPPETS if s.language == "yaml"}
+    documents["init's .github/workflows/site.yml"] = yaml.safe_load(starter_workflow(tmp_path))
+    parser, commands = command_parser(dict.fromkeys(("validate", "verify", "build", "serve", "revisions")))
+    used, ran = 0, 0
+    for where, document in documents.items():
+        steps = workflow_steps(document)
+        problems = [problem for step in steps for problem in step_problems(step)]
+        assert problems == [], where
+        used += sum("uses" in step for step in steps)
+        for argv in tool_commands(steps):
+            with contextlib.redirect_stderr(io.StringIO()) as said:
+                try:
+                    parser.parse(argv, commands)
+                except SystemExit:
+                    pytest.fail(f"{where}: site-builder {shlex.join(argv)}: {said.getvalue()}")
+            ran += 1
+    assert used >= 14 and ran >= 6, (used, ran)  # 14 and 6 on 2026-12-04
+
+
+def test_a_misspelled_input_is_caught() -> None:
+    step = {"uses": "actions/upload-pages-artifact@v3", "with": {"pathh": "build/"}}
+    assert step_problems(step) == ["actions/upload-pages-artifact@v3: no input 'pathh'"]
+    assert step_problems({"uses": "actions/cache@v4", "with": {"path": "x"}}) == [
+        "actions/cache@v4: 'key' is required"
+    ]
+    assert step_problems({"uses": "actions/checkout@v9"}) == [
+        "actions/checkout@v9: not an action and version tests/support/actions.py knows"
+    ]
