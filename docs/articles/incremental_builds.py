@@ -32,6 +32,21 @@ def _kept_batches(root) -> set[str]:
     return {p.name for p in folder.iterdir() if not p.name.endswith(".text") and not p.name.startswith(".")}
 
 
+def _texts(root) -> dict[str, tuple[int, int]]:
+    """Each kept batch's texts file (named after its key) with its size and modification time."""
+    found = (root / CACHE / "batches").glob("*.text")
+    return {path.name: (path.stat().st_size, path.stat().st_mtime_ns) for path in found}
+
+
+def _kept_after(kept: dict[str, tuple[int, int]], now: dict[str, tuple[int, int]]) -> dict[str, int]:
+    """Of the batches ``kept`` (:func:`_texts`), how many the cache ``now`` holds as they were,
+    and how many it holds that it did not (summarized since)."""
+    return {
+        "keptAsTheyWere": sum(now.get(name) == stat for name, stat in kept.items()),
+        "summarizedSince": len(now.keys() - kept.keys()),
+    }
+
+
 @fixture
 def build_twice() -> dict:
     """Build, build again without a change, then again after deleting a file of the output."""
@@ -218,14 +233,21 @@ def revised_later() -> dict:
     after = inodes(root / "build" / "articles")
     clean = run(root, "build", "--no-cache", "--out", str(root / "clean"))
     mine, theirs = files_by_hash(root / "build"), files_by_hash(root / "clean")
+    kept = _texts(root)
+    edit(root / "articles/gamma.py", "This article", "This edited article")
+    third = run(root, "build")
     return {
         "build": [without_seconds(line) for line in second.lines],
+        "afterEditingGamma": _kept_after(kept, _texts(root)),
         "sameFile": {path: after[path] == before[path] for path in sorted(before)},
         "newFiles": sorted(after.keys() - before.keys()),
         "differingFromACleanBuild": sorted(
             p for p in mine.keys() | theirs.keys() if mine.get(p) != theirs.get(p)
         ),
-        "checks": {"allBuilt": first.code == second.code == clean.code == 0, "sameAsClean": mine == theirs},
+        "checks": {
+            "allBuilt": first.code == second.code == clean.code == third.code == 0,
+            "sameAsClean": mine == theirs,
+        },
     }
 
 
@@ -483,18 +505,19 @@ incremental_page = revision(
                 },
                 "newFiles": ["beta/diff/2/index.html", "beta/revisions/1/index.html"],
                 "differingFromACleanBuild": [],
+                "afterEditingGamma": {"keptAsTheyWere": 3, "summarizedSince": 1},
             },
         ),
         paragraph(
-            "One cost is worth knowing, once. The batch that published the corrected article "
-            "wrote that article's page when it was loaded, and the build replaced it with the "
-            "latest revision's page; a kept batch is used again only while its pages are as it "
-            "wrote them, so the next build that has anything to do loads that batch once more. "
-            "The cache remembers which articles a build found corrected, and from then on the "
-            "batch that first published one leaves its page to the build, which renders it with "
-            "the history: the batch is kept again like any other. Should the correction be "
-            "withdrawn, the build renders the article's page from the kept batch as a batch "
-            "would have. Either way the output is that of a clean build."
+            "The batch that published the corrected article wrote that article's page when it "
+            "was loaded, and the build replaced it with the latest revision's page. That batch is "
+            "not loaded again for it: the cache remembers which articles a build found corrected, "
+            "and a kept batch whose pages are no longer those of the site has them rendered by the "
+            "build from what the cache kept of it. So once `beta` is corrected, an edit of `gamma` "
+            "summarizes `gamma` again and keeps the three other batches as they were "
+            "(`afterEditingGamma` above). Should the correction be withdrawn, the build renders the "
+            "article's page from the kept batch as a batch would have. Either way the output is "
+            "that of a clean build."
         ),
         heading("Always the output of a clean build"),
         paragraph(

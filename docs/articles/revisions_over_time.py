@@ -1145,9 +1145,8 @@ history_page = revision(
         ),
         paragraph(
             "The cost is a new batch module for each correction, and a little build time: the "
-            "pages of a corrected article are rendered on every build that has anything to do, "
-            "and the batch that first published it is loaded once more after the correction "
-            "arrives ([Incremental "
+            "pages of a corrected article are rendered on every build that has anything to do "
+            "([Incremental "
             "builds](/articles/incremental-builds/#an-article-revised-by-a-later-batch) says why)."
         ),
     ],

@@ -33,8 +33,10 @@ class Hooks:
     group: Callable[[str], int]
     """A batch name's group (its search shard): batches are taken group by group."""
     arrived: Arrived
-    reusable: Callable[[BatchSummary], bool]
+    at_hand: Callable[[BatchSummary], bool]
     """Whether a kept summary's pages are in the staging folder or the live site, unchanged."""
+    sized: Callable[[BatchSummary], bool]
+    """Whether every image a kept summary's pages show still has the size they give it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,12 +141,16 @@ def _usable(
         return None
     if entry.views != views(job.schedule, entry.timings):  # described under another date or flags
         return None
-    return entry if job.staging is None or _pages_at_hand(entry, hooks) else None
+    return entry if job.staging is None else _staged(entry, hooks)
 
 
-def _pages_at_hand(entry: BatchSummary, hooks: Hooks | None) -> bool:
-    """In a build: whether a kept summary's pages are in the staging folder or the live site."""
-    return entry.pages is not None and hooks is not None and hooks.reusable(entry)
+def _staged(entry: BatchSummary, hooks: Hooks | None) -> BatchSummary | None:
+    """In a build, a kept summary with its pages as they are when at hand; else with them left
+    to the kernel, which renders them from the summary: that needs the images they show to
+    have kept their sizes (or the batch is loaded again)."""
+    if entry.pages is None or hooks is None or not hooks.sized(entry):
+        return None
+    return entry if hooks.at_hand(entry) else entry.left_to_the_kernel()
 
 
 def _in_site_order(

@@ -157,11 +157,8 @@ def _load(run: _Build, jobs: int | None) -> Judged:
     hooks = Hooks(
         group=run.indexing.shard_number,
         arrived=run.indexing.arrived,
-        # A kept batch's pages stand when they are at hand and every image they show kept its size.
-        reusable=lambda summary: (
-            all(stage.has(p, sha) for p, sha in (summary.pages or {}).items())
-            and summary.images_unchanged(assets)
-        ),
+        at_hand=lambda summary: all(stage.has(p, sha) for p, sha in (summary.pages or {}).items()),
+        sized=lambda summary: summary.images_unchanged(assets),
     )
     plan = run.plan
     job = Job(

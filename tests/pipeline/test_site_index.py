@@ -244,15 +244,36 @@ def test_changes_made_against_another_base_are_not_applied(
 def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
     corpus_site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
-    """A kept summary whose pages are gone from the site and the spare is made again, under
-    the same key, into a new texts file: the index must hold the new one, or every later
-    build finds the old one's file replaced and imports the batch again."""
-    from site_builder.pipeline.cache.reuse import Cache
-
+    """A kept summary whose texts file is gone is made again, under the same key, into a new
+    texts file: the index must hold the new one, or every later build finds the old one's
+    file replaced and imports the batch again."""
     site = copied(corpus_site, tmp_path)
     built(site, run_cli)
     first_paragraph(site, "batch_00007", "Раз. ")
     built(site, run_cli)  # the base stays; a change is kept apart
+    key, summary = next((k, s) for k, s in index(site).items() if s.name == "batch_00004")
+    (site / CACHE_DIR / "batches" / f"{key}.text").unlink()
+    first_paragraph(site, "batch_00007", "Два. ")  # a build that has something to do
+
+    built(site, run_cli)
+
+    texts = (site / CACHE_DIR / "batches" / f"{key}.text").stat()
+    assert (texts.st_size, texts.st_mtime_ns) != summary.texts.stat  # made again
+    assert index(site)[key].texts.stat == (texts.st_size, texts.st_mtime_ns)
+    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+
+
+def test_a_kept_batch_whose_pages_are_gone_is_not_loaded_again(
+    corpus_site: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """Its pages gone from the site and the spare (a CI run that restored only the cache has
+    no output folder at all), a kept summary is used as it is: the kernel renders its pages
+    from it, and its batch is neither imported nor summarized again. The index keeps it as it
+    was, and the next build finds its pages at hand."""
+    from site_builder.pipeline.cache.reuse import Cache
+
+    site = copied(corpus_site, tmp_path)
+    built(site, run_cli)
     key, summary = next((k, s) for k, s in index(site).items() if s.name == "batch_00004")
     page = next(iter(summary.pages or {}))
     (site / "build" / page).unlink()
@@ -261,8 +282,8 @@ def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
     built(site, run_cli)
 
     texts = (site / CACHE_DIR / "batches" / f"{key}.text").stat()
-    assert (texts.st_size, texts.st_mtime_ns) != summary.texts.stat  # made again
-    assert index(site)[key].texts.stat == (texts.st_size, texts.st_mtime_ns)
+    assert (texts.st_size, texts.st_mtime_ns) == summary.texts.stat  # not made again
+    assert index(site)[key] == summary
     assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
 
 

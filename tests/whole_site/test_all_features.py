@@ -33,6 +33,7 @@ from bs4 import BeautifulSoup
 
 from site_builder import cli
 from site_builder.check.templates import page_template
+from site_builder.pipeline.worker.workers import Workers
 from tests.support.drafts_site import epoch
 from tests.support.site_urls import (
     ATOM,
@@ -212,6 +213,33 @@ def test_an_incremental_build_equals_a_clean_build_of_the_edited_site(
     for page in ("revisions/2/index.html", "diff/2/index.html", "diff/3/index.html"):
         assert f"articles/growing-note/{page}" in changed, page
         assert "edited words" in a[f"articles/growing-note/{page}"].decode("utf-8"), page
+
+
+@pytest.mark.parametrize(("base", "flags"), combinations("base", "flags"))
+def test_a_fresh_clone_with_the_cache_restored_loads_only_what_is_never_kept(
+    matrix: Matrix, base: str, flags: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CI run that restores ``.site-builder-cache/`` (actions/cache keeps its files' times)
+    into a fresh clone, which has no output folder: no batch is imported again but the one that
+    is never kept (batch B shows batch A's fixture), and the site is the clean build's."""
+    first = copy_site(tmp_path / "first", BASES[base])
+    assert build(first, tmp_path / "first-out", *FLAGS[flags]).code == 0
+    clone = copy_site(tmp_path / "clone", BASES[base])
+    shutil.copytree(first / ".site-builder-cache", clone / ".site-builder-cache")  # times kept
+    loaded: list[str] = []
+    submit = Workers.submit
+    monkeypatch.setattr(
+        Workers, "submit", lambda self, path, key: (loaded.append(path.name), submit(self, path, key))
+    )
+
+    again = build(clone, tmp_path / "clone-out", *FLAGS[flags])
+
+    assert again.code == 0, again.err
+    assert loaded == ["b_2021_ru.py"]
+    clean = tree(matrix.get(base, flags, "1", "clean").out)
+    rebuilt = tree(again.out)
+    assert sorted(rebuilt) == sorted(clean)
+    assert [path for path in rebuilt if rebuilt[path] != clean[path]] == []
 
 
 @pytest.mark.parametrize("flags", list(FLAGS))

@@ -133,7 +133,9 @@ def write_index(
     index, each pointing at its texts file in the cache: as changes to the base ``last`` was
     read from, or as a new base."""
     folder = store.folder / "batches"
-    index = {key: _at(summaries[key], folder / f"{key}.text") for key in summaries if key in kept}
+    index = {
+        key: _as_kept(last, key, summaries[key], folder / f"{key}.text") for key in summaries if key in kept
+    }
     if last.token:
         added = _added(last, index)
         dropped = last.base - index.keys()
@@ -176,6 +178,14 @@ def _summaries(found: object) -> dict[str, BatchSummary]:
     return {
         key: entry for key, entry in found.items() if isinstance(key, str) and isinstance(entry, BatchSummary)
     }
+
+
+def _as_kept(last: SiteIndex, key: str, summary: BatchSummary, path: Path) -> BatchSummary:
+    """What the index keeps of ``summary``: as the index held it when its batch was not
+    summarized again (this build may have used it otherwise, its pages left to the kernel:
+    :meth:`BatchSummary.left_to_the_kernel`), else ``summary`` with its texts at ``path``."""
+    held = last.summaries.get(key)
+    return held if held is not None and not _made_again(summary, held) else _at(summary, path)
 
 
 def _at(summary: BatchSummary, path: Path) -> BatchSummary:
