@@ -13,6 +13,7 @@ import io
 import os
 import re
 import shutil
+import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
@@ -419,6 +420,72 @@ def test_out_writes_the_site_to_the_given_folder(tmp_path: Path, run_cli: RunCli
     assert (out / "feed.xml").is_file()
     assert not (root / "build").exists()
     assert sorted(p.name for p in out.parent.iterdir()) == ["www"]
+
+
+def _other_file_system(here: Path) -> Path | None:
+    """A writable folder on another file system than ``here`` (Linux's /dev/shm), or None."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK) and shm.stat().st_dev != here.stat().st_dev:
+        return shm
+    return None
+
+
+@pytest.mark.parametrize("flags", [(), ("--no-cache",)], ids=["cache", "no-cache"])
+def test_the_output_may_be_on_another_file_system_than_the_cache_or_the_temporary_folder(
+    tmp_path: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch, flags: tuple[str, ...]
+) -> None:
+    """``--out`` on another disk than the site (its cache), or ``--no-cache`` with the
+    temporary folder on another disk than the output (a tmpfs /tmp): the search index is made
+    in one and published in the other. Each build failed with "Invalid cross-device link"
+    before 2026-12-04; now what cannot be linked is copied, and the site is the usual one."""
+    other = _other_file_system(tmp_path)
+    if other is None:
+        pytest.skip("this machine has no second file system to build into")
+    root = copy_valid_site(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # --no-cache's scratch: the site's disk
+    out = Path(tempfile.mkdtemp(dir=other)) / "www"
+    try:
+        for words in (None, "Limit retries"):  # a first build, then one that updates the live site
+            if words is not None:
+                edit(root / "articles/retry_en.py", "Cap retries", words)
+            result = run_cli(["build", "--root", str(root), "--out", str(out), *flags])
+            assert result.code == 0, result.err
+        here = run_cli(["build", "--root", str(root), "--out", str(tmp_path / "here"), "--no-cache"])
+        assert here.code == 0, here.err
+        # Pagefind numbers pages in the order it finds them in the folder, which differs from
+        # one file system to another: the index's bytes do too (noted for issue 34), not its files' count.
+        there, mine = tree(out), tree(tmp_path / "here")
+        assert _without_index(there) == _without_index(mine)
+        assert len(there) == len(mine) and any(path.startswith("pagefind/") for path in there)
+    finally:
+        shutil.rmtree(out.parent, ignore_errors=True)
+
+
+def _without_index(files: dict[str, bytes]) -> dict[str, bytes]:
+    return {path: data for path, data in files.items() if not path.startswith("pagefind/")}
+
+
+def test_a_file_that_cannot_be_linked_is_copied(
+    tmp_path: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same on any machine: every hard link refused as across file systems, including
+    into a folder not made yet (whose first refusal is "no such folder")."""
+
+    def refused(source: object, target: object) -> None:
+        if not Path(str(target)).parent.is_dir():
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(target))
+        raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+
+    monkeypatch.setattr(output.os, "link", refused)
+    root = copy_valid_site(tmp_path)
+    for words in (None, "Limit retries"):
+        if words is not None:
+            edit(root / "articles/retry_en.py", "Cap retries", words)
+        result = run_cli(["build", "--root", str(root)])
+        assert result.code == 0, result.err
+    clean = run_cli(["build", "--root", str(root), "--out", str(tmp_path / "clean"), "--no-cache"])
+    assert clean.code == 0, clean.err
+    assert tree(root / "build") == tree(tmp_path / "clean")
 
 
 @pytest.mark.parametrize("mode", ["cache", "cache-on-another-disk", "no-cache"])

@@ -194,12 +194,18 @@ def link(source: Path, target: Path) -> None:
         return
     target.unlink(missing_ok=True)
     try:
+        _hard_link(source, target)
+    except OSError:  # another file system (the cache's, or the temporary folder's, may be)
+        shutil.copyfile(source, target)
+
+
+def _hard_link(source: Path, target: Path) -> None:
+    """``os.link``, making ``target``'s folder first when it is not there yet."""
+    try:
         os.link(source, target)
-    except FileNotFoundError:  # its folder is not there yet
+    except FileNotFoundError:
         target.parent.mkdir(parents=True, exist_ok=True)
         os.link(source, target)
-    except OSError:
-        shutil.copyfile(source, target)
 
 
 def copy_assets(assets: Path, staging: Path) -> set[str]:
