@@ -337,7 +337,8 @@ page = revision(
                 "CI starts without `.site-builder-cache/`, so `build` loads every batch and "
                 "runs every fixture again after `validate` did. For a site whose fixtures are "
                 "slow, skip the `validate` step and let `build` fail with text problems, or "
-                "build in a later job only when `validate` passed.",
+                "build in a later job only when `validate` passed; or keep the cache between "
+                "runs, as [Deploying](/articles/deploying/#github-pages) shows.",
                 "To publish, add a deployment step after `build` that takes the `build/` "
                 "folder — the artifact above is the same folder, kept with the run.",
                 "`validate` judges the site that `build` without flags publishes. Drafts and "
