@@ -48,6 +48,13 @@ def files_by_hash(folder: Path) -> dict[str, str]:
     }
 
 
+def kept_texts(root: Path) -> dict[str, tuple[int, int]]:
+    """Each batch's texts file the site's cache keeps (named after the batch's key), with its
+    size and modification time: a batch summarized again writes its file anew."""
+    found = (root / ".site-builder-cache" / "batches").glob("*.text")
+    return {path.name: (path.stat().st_size, path.stat().st_mtime_ns) for path in found}
+
+
 def inodes(folder: Path) -> dict[str, int]:
     """Every file below ``folder`` → its inode: the same inode is the same file, not a copy."""
     return {

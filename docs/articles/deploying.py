@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from _pages_kit import files_by_hash
+from _pages_kit import files_by_hash, kept_texts
 from _tool import article, run, run_in, site
 
 from site_builder import (
@@ -49,16 +49,11 @@ def cache_in_ci() -> dict:
     built = run(first, "build")
     clone = site(files)
     shutil.copytree(first / ".site-builder-cache", clone / ".site-builder-cache")
-
-    def texts(root: Path) -> dict[str, tuple[int, int]]:
-        found = (root / ".site-builder-cache" / "batches").glob("*.text")
-        return {path.name: (path.stat().st_size, path.stat().st_mtime_ns) for path in found}
-
-    kept = texts(clone)
+    kept = kept_texts(clone)
     again = run(clone, "build")
     return {
         "clone": [line.split(" in ")[0] for line in again.lines],
-        "batchesSummarizedAgain": sum(texts(clone).get(name) != stat for name, stat in kept.items()),
+        "batchesSummarizedAgain": sum(kept_texts(clone).get(name) != stat for name, stat in kept.items()),
         "sameSiteAsTheFirstBuild": files_by_hash(clone / "build") == files_by_hash(first / "build"),
         "checks": {"bothBuilt": built.code == again.code == 0, "threeKept": len(kept) == 3},
     }

@@ -3,7 +3,7 @@
 import datetime
 import os
 
-from _pages_kit import edit, files_by_hash, inodes, page, without_seconds
+from _pages_kit import edit, files_by_hash, inodes, kept_texts, page, without_seconds
 from _tool import article, run, site
 
 from site_builder import (
@@ -32,14 +32,8 @@ def _kept_batches(root) -> set[str]:
     return {p.name for p in folder.iterdir() if not p.name.endswith(".text") and not p.name.startswith(".")}
 
 
-def _texts(root) -> dict[str, tuple[int, int]]:
-    """Each kept batch's texts file (named after its key) with its size and modification time."""
-    found = (root / CACHE / "batches").glob("*.text")
-    return {path.name: (path.stat().st_size, path.stat().st_mtime_ns) for path in found}
-
-
 def _kept_after(kept: dict[str, tuple[int, int]], now: dict[str, tuple[int, int]]) -> dict[str, int]:
-    """Of the batches ``kept`` (:func:`_texts`), how many the cache ``now`` holds as they were,
+    """Of the batches ``kept`` (:func:`kept_texts`), how many the cache ``now`` holds as they were,
     and how many it holds that it did not (summarized since)."""
     return {
         "keptAsTheyWere": sum(now.get(name) == stat for name, stat in kept.items()),
@@ -233,12 +227,12 @@ def revised_later() -> dict:
     after = inodes(root / "build" / "articles")
     clean = run(root, "build", "--no-cache", "--out", str(root / "clean"))
     mine, theirs = files_by_hash(root / "build"), files_by_hash(root / "clean")
-    kept = _texts(root)
+    kept = kept_texts(root)
     edit(root / "articles/gamma.py", "This article", "This edited article")
     third = run(root, "build")
     return {
         "build": [without_seconds(line) for line in second.lines],
-        "afterEditingGamma": _kept_after(kept, _texts(root)),
+        "afterEditingGamma": _kept_after(kept, kept_texts(root)),
         "sameFile": {path: after[path] == before[path] for path in sorted(before)},
         "newFiles": sorted(after.keys() - before.keys()),
         "differingFromACleanBuild": sorted(

@@ -198,10 +198,11 @@ def _order(slug: str, number: int, earlier: Step, step: Step, where: Where) -> I
         return
     at = step.fields[2]
     previous = f"revision {number - 1} ({where(earlier.site)})"
-    if day(step.revised) == day(earlier.date) and not (has_time(step.revised) and has_time(earlier.date)):
+    timed = has_time(step.revised) and has_time(earlier.date)
+    if day(step.revised) == day(earlier.date) and not timed:
         yield at, slug, "revised-order", _same_day(step.revised, earlier.date, previous)
         return
-    noun = "time" if has_time(step.revised) and has_time(earlier.date) else "date"
+    noun = "time" if timed else "date"
     message = (
         f"revised {step.revised} is not after the {noun} of {previous}, {earlier.date}; "
         "an article's revisions come in date order (batches are read in file-name order, then list order)"

@@ -58,12 +58,10 @@ def after(earlier: str, later: str) -> bool:
     return first is None and second is not None
 
 
-def split(text: str | None) -> tuple[str | None, str | None]:
-    """A ``revised`` value as ``revisions`` JSON gives it: its date, and its date and time
-    (RFC 3339, :func:`timestamp`) when it has one; None for what it lacks."""
-    if text is None:
-        return None, None
-    return day(text), timestamp(text) if has_time(text) else None
+def machine_form(text: str) -> str:
+    """A moment as sitemaps, page metadata and ``<time datetime>`` take it: a date as it is,
+    a date and time in RFC 3339 with seconds (:func:`timestamp`)."""
+    return timestamp(text) if has_time(text) else text
 
 
 def sort_key(text: str) -> tuple[str, str]:

@@ -8,12 +8,14 @@ shard, so that a search shard can be indexed as soon as its last batch is staged
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.errors import Problem
+from site_builder.model.layout import article_file
 from site_builder.model.schedule import views
 from site_builder.pipeline.cache.reuse import Cache
 from site_builder.pipeline.worker.batch import BatchSummary
@@ -150,7 +152,16 @@ def _staged(entry: BatchSummary, hooks: Hooks | None) -> BatchSummary | None:
     have kept their sizes (or the batch is loaded again)."""
     if entry.pages is None or hooks is None or not hooks.sized(entry):
         return None
-    return entry if hooks.at_hand(entry) else entry.left_to_the_kernel()
+    return entry if hooks.at_hand(entry) else _left_to_the_kernel(entry)
+
+
+def _left_to_the_kernel(entry: BatchSummary) -> BatchSummary:
+    """``entry`` with every page of its own left to the kernel, which renders them from its
+    texts (:attr:`BatchSummary.deferred`): its pages are no longer at hand (the output folder
+    is gone, as in a CI run that restored only the cache), and its batch need not be imported,
+    nor its fixtures run, again."""
+    own = tuple(article_file(item.slug) for item in entry.items if not item.later)
+    return dataclasses.replace(entry, deferred=tuple(dict.fromkeys((*entry.deferred, *own))))
 
 
 def _in_site_order(

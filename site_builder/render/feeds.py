@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from site_builder.authoring.escaping import NOT_XML
 from site_builder.model.layout import category_url
-from site_builder.model.moments import has_time, sort_key, timestamp
+from site_builder.model.moments import machine_form, sort_key, timestamp
 from site_builder.model.schedule import build_date
 from site_builder.render.items import Item
 from site_builder.render.sharing import author_name
@@ -122,7 +122,7 @@ def sitemap(settings: Settings, items: Sequence[Item], *, today: str = "") -> st
     for url, date in sorted(dates.items()):
         entry = _sub(urlset, "url")
         _sub(entry, "loc", _absolute(settings, url))
-        _sub(entry, "lastmod", timestamp(date) if has_time(date) else date)
+        _sub(entry, "lastmod", machine_form(date))
     return _document(urlset)
 
 

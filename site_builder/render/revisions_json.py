@@ -14,7 +14,7 @@ from typing import Any
 from site_builder.authoring.body import body_html, body_text, content_html, reading_minutes
 from site_builder.authoring.model import Block, Revision
 from site_builder.model.batches import fixture_id
-from site_builder.model.moments import split
+from site_builder.model.moments import day, has_time, machine_form
 from site_builder.settings.project import Settings
 
 
@@ -50,8 +50,16 @@ def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, ob
         "revision": None if rev.later else 1,
         "revises": None,
         "changes": rev.changes_html if rev.later else None,
-        **dict(zip(("revised", "revisedAt"), split(rev.revised), strict=True)),
+        **_revised(rev.revised),
     }
+
+
+def _revised(revised: str | None) -> dict[str, str | None]:
+    """A later revision's ``revised`` as two keys: its date (importers read it as one), and
+    its date and time in RFC 3339 when it gives a time; None for what it lacks."""
+    if revised is None:
+        return {"revised": None, "revisedAt": None}
+    return {"revised": day(revised), "revisedAt": machine_form(revised) if has_time(revised) else None}
 
 
 def numbered(data: dict[str, object], revision: int) -> dict[str, object]:

@@ -13,7 +13,7 @@ from urllib.parse import quote, urlsplit
 
 from markupsafe import Markup
 
-from site_builder.model.moments import has_time, timestamp
+from site_builder.model.moments import machine_form
 from site_builder.render.cover_png import HEIGHT, WIDTH, png_path
 from site_builder.render.items import Item
 from site_builder.settings.project import Settings
@@ -68,7 +68,7 @@ def modified_date(item: Item) -> str:
     """When the revision shown took effect: a later revision's ``revised`` date (RFC 3339 with
     its time, when it has one), else the article's ``published`` date (a revision is never
     edited after it is published)."""
-    return timestamp(item.date) if has_time(item.date) else item.date
+    return machine_form(item.date)
 
 
 def og_locale(lang: str) -> str | None:

@@ -161,14 +161,6 @@ class BatchSummary:
         loaded: list[dict[str, object]] = json.loads(b"[" + self.texts.fragment() + b"]")
         return loaded
 
-    def left_to_the_kernel(self) -> BatchSummary:
-        """This summary with every page of its own left to the kernel, which renders them from
-        its texts: for a kept summary whose pages are no longer at hand (the output folder is
-        gone, as in a CI run that restored only the cache), so that its batch is not imported,
-        nor its fixtures run, again."""
-        own = tuple(article_file(item.slug) for item in self.items if not item.later)
-        return dataclasses.replace(self, deferred=tuple(dict.fromkeys((*self.deferred, *own))))
-
     def images_unchanged(self, assets: Assets) -> bool:
         """Whether every image its pages show still has the size they give it."""
         return all(unchanged(assets, item.images) for item in self.items)

@@ -182,8 +182,8 @@ def _summaries(found: object) -> dict[str, BatchSummary]:
 
 def _as_kept(last: SiteIndex, key: str, summary: BatchSummary, path: Path) -> BatchSummary:
     """What the index keeps of ``summary``: as the index held it when its batch was not
-    summarized again (this build may have used it otherwise, its pages left to the kernel:
-    :meth:`BatchSummary.left_to_the_kernel`), else ``summary`` with its texts at ``path``."""
+    summarized again (this build may have used it otherwise: with its pages left to the
+    kernel, by :mod:`~site_builder.pipeline.loading`), else ``summary`` with its texts at ``path``."""
     held = last.summaries.get(key)
     return held if held is not None and not _made_again(summary, held) else _at(summary, path)
 
