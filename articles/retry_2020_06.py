@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import inspect
 import json
 import os
 import sqlite3
 import tempfile
-import textwrap
 import threading
 from dataclasses import dataclass, field
+
+from _shown_source import source_of
 
 from site_builder import (
     Source,
@@ -167,7 +167,7 @@ def intent_budget() -> dict[str, object]:
 
 
 def _source_of(*objects: object) -> str:
-    return "\n\n".join(textwrap.dedent(inspect.getsource(obj)).strip() for obj in objects)
+    return source_of(*objects)
 
 
 # === Часть вторая: сервер ==================================================

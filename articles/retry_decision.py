@@ -8,13 +8,13 @@
 
 from __future__ import annotations
 
-import inspect
 import sys
-import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
+
+from _shown_source import source_of
 
 from site_builder import (
     Source,
@@ -240,7 +240,7 @@ def decision_table() -> dict[str, object]:
 
 
 def _source_of(*objects: object) -> str:
-    return "\n\n\n".join(textwrap.dedent(inspect.getsource(obj)).strip() for obj in objects)
+    return source_of(*objects, gap="\n\n\n")
 
 
 # --- 출처 ------------------------------------------------------------------

@@ -10,12 +10,12 @@ function of the attempt number, and jitter comes from a seeded ``random.Random``
 
 from __future__ import annotations
 
-import inspect
 import random
-import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
+
+from _shown_source import source_of
 
 from site_builder import (
     Source,
@@ -353,7 +353,7 @@ TABLE_PLAN = plan_delays(CAP_NOT_ENOUGH)
 
 
 def _source_of(*objects: object) -> str:
-    return "\n\n".join(textwrap.dedent(inspect.getsource(obj)).strip() for obj in objects)
+    return source_of(*objects)
 
 
 def _ms(value: int) -> str:

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import heapq
-import inspect
 import json
 import os
 import sqlite3
 import tempfile
-import textwrap
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,6 +31,7 @@ from typing import Any, Protocol
 
 import retry_decision as decision_v1
 import retry_spec as spec_v1
+from _shown_source import source_of
 from retry_2020_06 import (
     ATTEMPT_TIMEOUT_MS,
     BRANDUR_IDEMPOTENCY,
@@ -570,7 +569,7 @@ def client_table_rows(runs: dict[str, dict[str, Any]]) -> list[list[str]]:
 
 
 def client_source_of(*objects: object) -> str:
-    return "\n\n".join(textwrap.dedent(inspect.getsource(obj)).strip() for obj in objects)
+    return source_of(*objects)
 
 
 def client_budget_text(run: dict[str, Any]) -> str:
@@ -982,7 +981,7 @@ def server_grouped(value: int) -> str:
 
 def server_source_of(*objects: object) -> str:
     """Исходный текст функций и методов модели: статья показывает то, что исполняет фикстура."""
-    return "\n\n".join(textwrap.dedent(inspect.getsource(obj)).strip() for obj in objects)
+    return source_of(*objects)
 
 
 class ServerClaims(Protocol):
@@ -2937,7 +2936,7 @@ def decision_crashes() -> dict[str, object]:
 
 
 def decision_source_of(*objects: object) -> str:
-    return "\n\n\n".join(textwrap.dedent(inspect.getsource(obj)).strip() for obj in objects)
+    return source_of(*objects, gap="\n\n\n")
 
 
 # --- 출처 ------------------------------------------------------------------
@@ -3911,7 +3910,7 @@ SPEC_CHANGES = (
 
 def spec_source_of(*objects: object) -> str:
     """The source of the model's functions, as the article shows them."""
-    return "\n\n".join(textwrap.dedent(inspect.getsource(obj)).strip() for obj in objects)
+    return source_of(*objects)
 
 
 def spec_ms(value: int) -> str:

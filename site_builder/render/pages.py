@@ -36,33 +36,43 @@ def environment(root: Path) -> jinja2.Environment:
 
     Kept while the site's ``templates/`` folder stays as it is (a worker renders
     many batches with it); a template added, removed or edited there gives a new
-    one, so a long-lived process (``serve``) never shows a shadowed template.
+    one, so a long-lived process (``serve``) never shows a shadowed template. Sites
+    without a ``templates/`` folder share one: a process that builds many of them (a
+    test run, the pytest plugin) compiles the package's templates once.
     """
     folder = root / "templates"
-    shape = (
-        tuple(
-            sorted(
-                (p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size)
-                for p in folder.rglob("*")
-                if p.is_file()
-            )
+    if not folder.is_dir():
+        return _environment(None, ())
+    shape = tuple(
+        sorted(
+            (p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size) for p in folder.rglob("*") if p.is_file()
         )
-        if folder.is_dir()
-        else ()
     )
-    return _environment(root, shape)
+    return _environment(folder, shape)
 
 
 @functools.lru_cache(maxsize=4)
-def _environment(root: Path, _shape: tuple[tuple[str, int, int], ...]) -> jinja2.Environment:
-    loader = jinja2.ChoiceLoader(
-        [jinja2.FileSystemLoader(root / "templates"), jinja2.PackageLoader("site_builder", "templates")]
+def _environment(folder: Path | None, _shape: tuple[tuple[str, int, int], ...]) -> jinja2.Environment:
+    package = jinja2.PackageLoader("site_builder", "templates")
+    loader = (
+        jinja2.ChoiceLoader([jinja2.FileSystemLoader(folder), package]) if folder is not None else package
     )
     env = jinja2.Environment(
         loader=loader, autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
     )
     env.filters["moment"] = shown  # a date, or a date and time, as readers see it
     return env
+
+
+def compile_templates(env: jinja2.Environment) -> None:
+    """Compile every page template of ``env`` now, in this process: the worker processes it
+    forks next find them compiled rather than each compiling its own copy. A template that
+    does not compile is left for its page to report (:mod:`.template_errors`)."""
+    for name in env.list_templates(extensions=["html"]):
+        try:
+            env.get_template(name)
+        except jinja2.TemplateError:
+            continue
 
 
 def newest_first(items: Sequence[Item]) -> list[Item]:

@@ -344,6 +344,7 @@ def drawings(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
         return draw_png(svg)
 
     monkeypatch.setattr(covers, "draw_png", counted)
+    covers._drawn_here.cache_clear()  # what an earlier test drew in this process is not this one's
     return drawn
 
 
@@ -375,6 +376,23 @@ def test_each_distinct_cover_is_drawn_once_and_then_kept_by_the_cache(
     assert drawings == [TALL_SVG.replace("#36c", "#c63").encode()]
     kept = sorted(p.name for p in (root / CACHE_DIR / "og").iterdir())
     assert kept == sorted(covers.drawing_key(svg, font_stamp()) for svg in (WIDE_SVG.encode(), drawings[0]))
+
+
+def test_a_process_that_builds_again_does_not_draw_a_cover_again(
+    tmp_path: Path, drawings: list[bytes], run_cli: RunCli
+) -> None:
+    root = write_site(tmp_path / "site")
+    first = build_quietly(root, "--no-cache", "--out", str(tmp_path / "first"))
+    assert sorted(drawings) == sorted([WIDE_SVG.encode(), TALL_SVG.encode()])
+
+    drawings.clear()
+    again = build_quietly(root, "--no-cache", "--out", str(tmp_path / "again"))
+    assert drawings == []  # no cache folder: the process remembers what it drew
+    assert tree(again) == tree(first)
+
+    (root / "assets/covers/wide.svg").write_text(WIDE_SVG.replace("#f6f8fa", "#fafafa"), "utf-8")
+    build_quietly(root, "--no-cache", "--out", str(tmp_path / "edited"))
+    assert drawings == [WIDE_SVG.replace("#f6f8fa", "#fafafa").encode()]
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ key adds the assets' names, sizes and times and the output folder.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -63,13 +64,30 @@ PACKAGE = Path(site_builder.__file__).parent
 
 def package_files() -> list[Path]:
     """site_builder's own files, sorted: code, templates, theme, schema (not bytecode)."""
-    return sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    found: list[Path] = []
+    for directory, folders, names in os.walk(PACKAGE):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        found += [Path(directory, name) for name in names]
+    return sorted(found)
 
 
 def package_digest() -> str:
-    """A hash of site_builder's own files (:func:`package_files`)."""
+    """A hash of site_builder's own files (:func:`package_files`), read again only when one of
+    them shows another stat: a process that builds many times (``serve``, a test run) reads
+    the package once."""
+    files = package_files()
+    return _package_digest(tuple((path, *_stamp(path)) for path in files))
+
+
+def _stamp(path: Path) -> tuple[int, int, int, int]:
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns
+
+
+@functools.lru_cache(maxsize=1)
+def _package_digest(files: tuple[tuple[Path, int, int, int, int], ...]) -> str:
     digest = hashlib.sha256(f"{__version__}\0{_FORMAT}".encode())
-    for path in package_files():
+    for path, *_ in files:
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 

@@ -9,6 +9,7 @@ processes when there are many, a few tens of milliseconds each.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -107,7 +108,7 @@ def _draw(
     """Draw ``missing`` into the staging folder (and, for the cache, the scratch folder)."""
     new: dict[str, Path] = {}
     keys = sorted(missing)
-    for key, png in zip(keys, _drawn([missing[key].svg for key in keys], jobs), strict=True):
+    for key, png in zip(keys, _drawn({key: missing[key].svg for key in keys}, jobs), strict=True):
         drawing = missing[key]
         if isinstance(png, str):
             message = f"the cover cannot be drawn as a PNG for social sites: {png}"
@@ -120,14 +121,21 @@ def _draw(
     return new
 
 
-def _drawn(svgs: list[bytes], jobs: int) -> list[bytes | str]:
-    """Each SVG drawn, or resvg's message; in worker processes when there are many."""
+def _drawn(svgs: dict[str, bytes], jobs: int) -> list[bytes | str]:
+    """Each SVG (by drawing key) drawn, or resvg's message; in worker processes when there are many."""
     if jobs < 2 or len(svgs) < POOL_FROM:
-        return [_draw_one(svg) for svg in svgs]
+        return [_drawn_here(key, svg) for key, svg in svgs.items()]
     context = multiprocessing.get_context("fork")
     workers = min(jobs, len(svgs))
     with ProcessPoolExecutor(workers, mp_context=context, initializer=die_with_parent) as pool:
-        return list(pool.map(_draw_one, svgs, chunksize=max(1, len(svgs) // (workers * 4))))
+        return list(pool.map(_draw_one, svgs.values(), chunksize=max(1, len(svgs) // (workers * 4))))
+
+
+@functools.lru_cache(maxsize=32)
+def _drawn_here(_key: str, svg: bytes) -> bytes | str:
+    """``svg`` drawn in this process, once per drawing key (its bytes, the fonts, resvg's
+    version): a process that builds again (``serve``, a test run) does not draw it again."""
+    return _draw_one(svg)
 
 
 def _draw_one(svg: bytes) -> bytes | str:

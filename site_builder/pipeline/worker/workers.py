@@ -21,6 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+import site_builder
 from site_builder.check.claims import same_every_time
 from site_builder.check.fixture_runs import Outcome, run_fixtures
 from site_builder.check.load import forget, load_batch
@@ -31,6 +32,7 @@ from site_builder.pipeline.cache.inputs import batch_key
 from site_builder.pipeline.worker.batch import BatchSummary, summarize
 from site_builder.pipeline.worker.importing import Watch, importing
 from site_builder.pipeline.worker.pool import Pool, StartMethod
+from site_builder.render.pages import compile_templates, environment
 from site_builder.settings.project import Project
 
 Task = tuple[Path, str]
@@ -106,6 +108,8 @@ class Workers:
         self._futures: dict[Task, Future[Loaded]] = {}
         self._done: deque[Task] = deque()  # appended to by the pool's thread
         self._told: set[Task] = set()
+        self._prepared = start != "fork"
+        """Whether what the workers share is made: only forked workers take it from here."""
 
     def __enter__(self) -> Workers:
         return self
@@ -121,6 +125,9 @@ class Workers:
 
     def submit(self, path: Path, key: str) -> None:
         """Load, judge and render the batch at ``path`` (cache key ``key``)."""
+        if not self._prepared:
+            prepare(self._job)
+            self._prepared = True
         self._watch.start()
         future = self._pool.submit(load_one, path, key, self._job)
         self._futures[(path, key)] = future
@@ -188,6 +195,16 @@ class Workers:
         if each is not None and task not in self._told:
             self._told.add(task)
             each(task[0], loaded)
+
+
+def prepare(job: Job) -> None:
+    """Make in this process, before it forks the workers, what each would otherwise make
+    again for itself: the helpers every article imports (Markdown's parser with them) and,
+    for a build, the site's compiled templates."""
+    for name in site_builder.__all__:
+        getattr(site_builder, name)
+    if job.staging is not None:
+        compile_templates(environment(job.project.root))
 
 
 _ENDED = "cannot import: importing it ended the process (os._exit, a signal or a crash)"
