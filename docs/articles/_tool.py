@@ -29,7 +29,6 @@ documentation is built, and whatever ``SOURCE_DATE_EPOCH`` the docs' own build r
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import signal
@@ -42,6 +41,7 @@ import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import NoReturn
 
 from site_builder.check.sandbox import Guards
@@ -174,9 +174,15 @@ def _forked(argv: list[str], env: dict[str, str], cwd: Path | None) -> Ran:
 
 def _lift_guards(env: Mapping[str, str]) -> None:
     """Make the guards of the fixture this process was forked from judge nothing (there are
-    none outside a fixture run), as in a process the fixture started anew."""
-    for guards in (found for found in gc.get_objects() if type(found) is Guards):
-        guards._judge = _nothing_refused  # type: ignore[method-assign,assignment]
+    none outside a fixture run), as in a process the fixture started anew. They are found
+    in the frames this process inherited (the fixture run's, which holds them): looking
+    through every object instead (``gc.get_objects``) touched each page of the heap, so the
+    fork copied all of it, for every command the docs run."""
+    frame: FrameType | None = sys._getframe()
+    while frame is not None:
+        for guards in (found for found in frame.f_locals.values() if type(found) is Guards):
+            guards._judge = _nothing_refused  # type: ignore[method-assign,assignment]
+        frame = frame.f_back
     sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
 
 
