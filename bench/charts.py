@@ -1,0 +1,215 @@
+"""Which renderer should draw the charts of issue 35: Vega-Lite (vl-convert-python) or
+matplotlib's SVG backend, measured side by side on one chart of this repository.
+
+The chart is the spec article's delay chart (articles/revised_2026_12.py, ``spec_chart_svg``,
+drawn by hand today): two panels, the delay before each retry and the time spent so far, for
+the literal, capped and resolved schedules, with the ``maxDelay`` and budget lines. Its data
+is the fixture's (``spec_chart_data()``), written here so the bench needs nothing else.
+
+For each renderer, what issue 35 asks to compare:
+
+* bytes: the same SVG twice in one process, and from two processes;
+* time: a chart drawn in a new process (import included), and warm (median of 20);
+* size: what installing it adds to a virtual environment (its package and dependencies);
+* text: labels kept as ``<text>`` (the site's font, selectable, read by screen readers) or
+  turned into paths;
+* themes: whether a ``<style>`` in the page can recolour it for dark mode, i.e. whether its
+  marks carry classes or ids a stylesheet can name.
+
+Needs both candidates installed beside the project (neither is a dependency yet):
+
+    pip install vl-convert-python matplotlib
+    python bench/charts.py            # prints one JSON report
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DATA = {
+    "maxDelayMs": 5000,
+    "budgetMs": 30000,
+    "literalMs": [1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 512000],
+    "cappedMs": [1000, 2000, 4000, 5000, 5000, 5000, 5000, 5000, 5000, 5000],
+    "resolvedMs": [1000, 2000, 4000, 5000, 5000, 5000, 5000],
+}
+"""``spec_chart_data()`` of articles/revised_2026_12.py as of 2026-12-04 (the fields the chart
+draws; the budget is the spec's ``BUDGET_MS``)."""
+
+SCHEDULES = (("literal", "literalMs"), ("capped", "cappedMs"), ("resolved", "resolvedMs"))
+WARM_RUNS = 20
+
+
+def rows() -> list[dict[str, object]]:
+    """The data as long-form rows: schedule, retry, delay and time so far (seconds)."""
+    table: list[dict[str, object]] = []
+    for name, key in SCHEDULES:
+        total = 0
+        for retry, delay in enumerate(DATA[key], start=1):  # type: ignore[arg-type]
+            total += delay
+            table.append({"schedule": name, "retry": retry, "delay": delay / 1000, "spent": total / 1000})
+    return table
+
+
+def vega_svg() -> str:
+    """The chart as a Vega-Lite spec, drawn by vl-convert (Rust, no browser)."""
+    import vl_convert
+
+    base = {"x": {"field": "retry", "type": "ordinal", "title": "retry"}}
+    colour = {"field": "schedule", "type": "nominal", "sort": [name for name, _ in SCHEDULES]}
+    spec = {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "data": {"values": rows()},
+        "vconcat": [
+            {
+                "title": "Delay before each retry (s)",
+                "width": 640,
+                "height": 220,
+                "layer": [
+                    {
+                        "mark": {"type": "line", "point": True},
+                        "encoding": {
+                            **base,
+                            "y": {"field": "delay", "type": "quantitative", "scale": {"type": "log"}},
+                            "color": colour,
+                        },
+                    },
+                    {
+                        "mark": {"type": "rule", "strokeDash": [8, 4]},
+                        "encoding": {"y": {"datum": DATA["maxDelayMs"] / 1000}},  # type: ignore[operator]
+                    },
+                ],
+            },
+            {
+                "title": "Time spent so far (s)",
+                "width": 640,
+                "height": 220,
+                "layer": [
+                    {
+                        "mark": {"type": "line", "point": True},
+                        "encoding": {
+                            **base,
+                            "y": {"field": "spent", "type": "quantitative", "scale": {"type": "log"}},
+                            "color": colour,
+                        },
+                    },
+                    {
+                        "mark": {"type": "rule", "strokeDash": [8, 4]},
+                        "encoding": {"y": {"datum": DATA["budgetMs"] / 1000}},  # type: ignore[operator]
+                    },
+                ],
+            },
+        ],
+        "config": {"font": "system-ui, sans-serif"},
+    }
+    return str(vl_convert.vegalite_to_svg(vl_spec=spec))
+
+
+def matplotlib_svg() -> str:
+    """The same chart with matplotlib's SVG backend, text kept as text and no date in it."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("svg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams["svg.fonttype"] = "none"  # <text>, not glyph paths
+    plt.rcParams["svg.hashsalt"] = "site-builder"  # ids that do not change from run to run
+    plt.rcParams["font.family"] = "sans-serif"
+    figure, (upper, lower) = plt.subplots(2, 1, figsize=(7.6, 6.7))
+    for name, key in SCHEDULES:
+        delays = [d / 1000 for d in DATA[key]]  # type: ignore[attr-defined]
+        spent = [sum(delays[: i + 1]) for i in range(len(delays))]
+        retries = list(range(1, len(delays) + 1))
+        upper.plot(retries, delays, marker="o", label=name, gid=f"delay-{name}")
+        lower.plot(retries, spent, marker="o", label=name, gid=f"spent-{name}")
+    upper.axhline(DATA["maxDelayMs"] / 1000, linestyle="--", gid="max-delay")  # type: ignore[operator]
+    lower.axhline(DATA["budgetMs"] / 1000, linestyle="--", gid="budget")  # type: ignore[operator]
+    for axes, title in ((upper, "Delay before each retry (s)"), (lower, "Time spent so far (s)")):
+        axes.set_yscale("log")
+        axes.set_title(title)
+        axes.set_xlabel("retry")
+        axes.legend()
+    out = io.StringIO()
+    figure.savefig(out, format="svg", metadata={"Date": None})
+    plt.close(figure)
+    return out.getvalue()
+
+
+RENDERERS = {"vega-lite": (vega_svg, ["vl-convert-python"]), "matplotlib": (matplotlib_svg, ["matplotlib"])}
+
+
+def installed_bytes(distribution: str, seen: set[str] | None = None) -> int:
+    """The size on disk of ``distribution`` and every distribution it requires (once each)."""
+    seen = set() if seen is None else seen
+    key = distribution.lower().replace("_", "-")
+    if key in seen:
+        return 0
+    seen.add(key)
+    try:
+        dist = importlib.metadata.distribution(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return 0
+    size = sum((Path(str(dist.locate_file(f)))).stat().st_size for f in dist.files or [] if _exists(dist, f))
+    for requirement in dist.requires or []:
+        if "extra ==" in requirement:
+            continue
+        name = re.split(r"[\s;<>=!~\[(]", requirement, maxsplit=1)[0]
+        size += installed_bytes(name, seen)
+    return size
+
+
+def _exists(dist: importlib.metadata.Distribution, file: importlib.metadata.PackagePath) -> bool:
+    return Path(str(dist.locate_file(file))).is_file()
+
+
+def cold_seconds(name: str) -> tuple[float, str]:
+    """One chart drawn in a new Python process, import included; and its SVG's hash."""
+    code = f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import charts, hashlib; " + (
+        f"svg = charts.RENDERERS[{name!r}][0](); print(hashlib.sha256(svg.encode()).hexdigest())"
+    )
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return time.perf_counter() - started, done.stdout.strip()
+
+
+def report(name: str) -> dict[str, object]:
+    draw, distributions = RENDERERS[name]
+    cold, other_process = cold_seconds(name)
+    first = draw()
+    times = []
+    for _ in range(WARM_RUNS):
+        started = time.perf_counter()
+        again = draw()
+        times.append(time.perf_counter() - started)
+    digest = hashlib.sha256(first.encode()).hexdigest()
+    return {
+        "version": importlib.metadata.version(distributions[0]),
+        "sameBytesInOneProcess": again == first,
+        "sameBytesInTwoProcesses": other_process == digest,
+        "coldSeconds": round(cold, 3),
+        "warmMedianSeconds": round(statistics.median(times), 4),
+        "svgBytes": len(first.encode()),
+        "textElements": len(re.findall(r"<text\b", first)),
+        "glyphPaths": len(re.findall(r"<path[^>]*\bid=\"[^\"]*glyph|<use[^>]*#glyph|DejaVuSans-", first)),
+        "classedElements": len(re.findall(r"<\w+[^>]*\bclass=\"", first)),
+        "idElements": len(re.findall(r"<\w+[^>]*\bid=\"", first)),
+        "installedMegabytes": round(installed_bytes(distributions[0]) / 1e6, 1),
+    }
+
+
+def main() -> None:
+    print(json.dumps({name: report(name) for name in RENDERERS}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
