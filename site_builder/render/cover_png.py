@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import hashlib
 import os
 import posixpath
@@ -145,7 +146,10 @@ def drawing_key(svg: bytes, fonts: str) -> str:
     return digest.hexdigest()
 
 
+@functools.cache
 def _resvg_version() -> str:
+    """resvg's version, looked up once: a process cannot load another (finding a
+    distribution's metadata walks every folder of ``sys.path``)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
