@@ -8,7 +8,7 @@ template sees is passed in explicitly: there is no "current page" state.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import jinja2
@@ -54,14 +54,28 @@ def environment(root: Path) -> jinja2.Environment:
 @functools.lru_cache(maxsize=4)
 def _environment(folder: Path | None, _shape: tuple[tuple[str, int, int], ...]) -> jinja2.Environment:
     package = jinja2.PackageLoader("site_builder", "templates")
-    loader = (
-        jinja2.ChoiceLoader([jinja2.FileSystemLoader(folder), package]) if folder is not None else package
-    )
+    loader = jinja2.ChoiceLoader([_SiteTemplates(folder), package]) if folder is not None else package
     env = jinja2.Environment(
         loader=loader, autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
     )
     env.filters["moment"] = shown  # a date, or a date and time, as readers see it
     return env
+
+
+class _SiteTemplates(jinja2.FileSystemLoader):
+    """A site's ``templates/`` folder, whose file that is not UTF-8 text is a template error
+    at its line (the page that uses it reports it) rather than a ``UnicodeDecodeError``."""
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        try:
+            return super().get_source(environment, template)
+        except UnicodeDecodeError as exc:
+            line = exc.object[: exc.start].count(b"\n") + 1
+            path = str(Path(self.searchpath[0], template))
+            message = f"not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset {exc.start}"
+            raise jinja2.TemplateSyntaxError(message, line, template, path) from None
 
 
 def compile_templates(env: jinja2.Environment) -> None:

@@ -634,8 +634,18 @@ def break_template(root: Path) -> str:
     return "templates/article.html:3: template: "
 
 
+def break_template_encoding(root: Path) -> str:
+    """A template saved in another encoding: Latin-1's "é" is not UTF-8."""
+    (root / "templates").mkdir()
+    broken = '{% extends "base.html" %}\n{% block main %}\n<p>Café</p>\n{% endblock %}\n'
+    (root / "templates/article.html").write_bytes(broken.encode("latin-1"))
+    return "templates/article.html:3: template: TemplateSyntaxError: not UTF-8 text: byte 0xe9 at offset 49"
+
+
 @pytest.mark.parametrize(
-    "breaker", [break_fixture, break_template], ids=["failing-fixture", "template-error"]
+    "breaker",
+    [break_fixture, break_template, break_template_encoding],
+    ids=["failing-fixture", "template-error", "template-not-utf8"],
 )
 def test_failed_build_leaves_the_previous_site_untouched(
     tmp_path: Path, run_cli: RunCli, breaker: Callable[[Path], str]
