@@ -38,7 +38,7 @@ from typing import IO
 
 import watchfiles
 
-from site_builder.errors import SiteBuilderError
+from site_builder.errors import SiteBuilderError, UsageError
 from site_builder.language.english import count
 from site_builder.model.schedule import Schedule
 from site_builder.pipeline.cache.store import CacheFolder
@@ -152,7 +152,14 @@ def _rebuild(
         return changes.arrived() or stopped()
 
     with SiteLock.take(project.root, wait=wait, say=say):
-        plan = plan_build(project, out, schedule=schedule, store=store)
+        try:
+            plan = plan_build(project, out, schedule=schedule, store=store)
+        except UsageError:
+            raise
+        except SiteBuilderError as exc:  # an input it cannot read: shown like a problem, fixed by an edit
+            state.update([str(exc)], base_path, superseded=False)
+            say(str(exc))
+            return False
         built = build(plan, start=workers, events=Events(changed=show, newer=newer))
     problems = [str(p) for p in built.problems]
     state.update(problems, base_path, superseded=built.superseded)

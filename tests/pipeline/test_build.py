@@ -669,6 +669,24 @@ def test_failed_build_leaves_the_previous_site_untouched(
     assert leftovers(root) == []
 
 
+def test_an_input_that_cannot_be_read_is_named_and_nothing_is_built(tmp_path: Path, run_cli: RunCli) -> None:
+    root = copy_valid_site(tmp_path)
+    assert run_cli(["build", "--root", str(root)]).code == 0
+    before = tree(root / "build")
+    (root / "articles/moved.py").symlink_to(root / "nowhere.py")
+
+    for command in ("build", "validate"):
+        result = run_cli([command, "--root", str(root)])
+
+        assert result.code == 1
+        assert result.err == (
+            f"site-builder: articles/moved.py: cannot be read (a symbolic link to {root / 'nowhere.py'}): "
+            "No such file or directory\n"
+        )
+    assert tree(root / "build") == before
+    assert leftovers(root) == []
+
+
 def test_failing_fixture_is_reported_with_its_id(tmp_path: Path, run_cli: RunCli) -> None:
     root = copy_valid_site(tmp_path)
     break_fixture(root)

@@ -292,6 +292,28 @@ def test_serve_builds_reloads_keeps_last_good_site_and_stops_on_ctrl_c(make_site
         assert "KeyboardInterrupt" not in output, output
 
 
+def test_an_input_serve_cannot_read_is_shown_as_a_problem_and_serving_goes_on(make_site: MakeSite) -> None:
+    """A batch module that became a symbolic link to nothing (its target moved): the rebuild
+    names it as the page's problem, the last good site stays served, and the fix rebuilds."""
+    root = make_site({ARTICLE: live_batch("Words served before the link broke."), OTHER: OTHER_BATCH})
+    with serving(root, "--port", "0") as server:
+        base = serving_address(server, SERVING).group(1)
+        (root / "articles/moved_2024_03.py").symlink_to(root / "nowhere.py")
+
+        broken = wait_for("a problem", lambda: state_when(base, lambda s: bool(s["problems"])), server)
+        assert broken["problems"] == [
+            f"articles/moved_2024_03.py: cannot be read (a symbolic link to {root / 'nowhere.py'}): "
+            "No such file or directory"
+        ]
+        status, html = get(base + ARTICLE_URL)
+        assert status == 200 and "Words served before the link broke." in html
+
+        (root / "articles/moved_2024_03.py").unlink()
+        wait_for("the fix", lambda: state_when(base, lambda s: not s["problems"]), server)
+        assert server.process.poll() is None, server.output()
+        assert "Traceback" not in server.output()
+
+
 def serving_address(server: Server, pattern: re.Pattern[str]) -> re.Match[str]:
     """The ``serving on`` line's match, once serve printed it."""
     deadline = time.monotonic() + DEADLINE

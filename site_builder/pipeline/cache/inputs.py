@@ -22,6 +22,7 @@ from typing import Any
 import site_builder
 from site_builder import __version__
 from site_builder.check.load import batch_paths
+from site_builder.errors import SiteBuilderError
 from site_builder.pipeline.staging.written import stats
 from site_builder.settings.project import Project
 
@@ -130,11 +131,17 @@ def hash_inputs(project: Project, target: Path, known: Mapping[str, Stamp] | Non
     """Hash every input of a build of ``project`` into ``target``. A batch module whose size,
     times and inode are those ``known`` from a run over the same other inputs is not read
     again: its key is the one found then (an edit, even one that puts the mtime back, moves
-    the ctime, which nobody can set)."""
+    the ctime, which nobody can set).
+
+    Raises SiteBuilderError naming a file that cannot be read (a symbolic link to nothing,
+    a file without read permission): nothing is built from inputs not all read."""
     folder = project.articles
     paths = batch_paths(folder) if folder.is_dir() else []
-    common = site_digest(project, paths)
-    keys, stamps = _batch_keys(paths, common, known or {})
+    try:
+        common = site_digest(project, paths)
+        keys, stamps = _batch_keys(paths, common, known or {})
+    except OSError as exc:
+        raise SiteBuilderError(_unreadable(project.root, exc)) from None
     digest = hashlib.sha256(common.encode())
     for key in keys.values():
         digest.update(key.encode())
@@ -142,6 +149,15 @@ def hash_inputs(project: Project, target: Path, known: Mapping[str, Stamp] | Non
     digest.update(bytes.fromhex(assets))
     digest.update(str(target).encode())
     return Inputs(common=common, keys=keys, key=digest.hexdigest(), stamps=stamps, assets=assets)
+
+
+def _unreadable(root: Path, exc: OSError) -> str:
+    path = Path(exc.filename) if exc.filename else None
+    if path is None:
+        return f"an input of the site cannot be read: {exc.strerror or exc}"
+    shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+    link = f" (a symbolic link to {os.readlink(path)})" if path.is_symlink() else ""
+    return f"{shown}: cannot be read{link}: {exc.strerror or exc}"
 
 
 def _batch_keys(
