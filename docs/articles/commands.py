@@ -190,6 +190,24 @@ def failing_build() -> dict:
 
 
 @fixture
+def unreadable_input() -> dict:
+    """A batch module that is a symbolic link to a file that moved: named, nothing built."""
+    root = site({"articles/post.py": article()})
+    (root / "articles" / "moved.py").symlink_to(root / "elsewhere.py")
+    ran = {command: run(root, command) for command in ("build", "validate")}
+    return {
+        command: {"exit": done.code, "stderr": [line.replace(str(root), "SITE") for line in done.lines]}
+        for command, done in ran.items()
+    } | {
+        "checks": {
+            "exitsWithOne": all(done.code == 1 for done in ran.values()),
+            "nothingBuilt": not (root / "build").exists(),
+            "noTraceback": all("Traceback" not in done.stderr for done in ran.values()),
+        }
+    }
+
+
+@fixture
 def verifying() -> dict:
     """``verify`` on a site of one fixture: the JSON it prints, without the duration."""
     root = site({"articles/post.py": EFFECTS})
@@ -776,6 +794,32 @@ commands = revision(
                 ],
             },
         ),
+        paragraph(
+            "A file of the site that cannot be read — a symbolic link whose target moved, a file "
+            "without read permission — stops `build`, `validate` and the other commands before they "
+            "check anything, with exit code 1 and the file named (`SITE` stands for the site's folder). "
+            "`serve` shows the same line as the page's problem and goes on serving the last good "
+            "site until the file can be read again:"
+        ),
+        verified_output(
+            unreadable_input,
+            expected={
+                "build": {
+                    "exit": 1,
+                    "stderr": [
+                        "site-builder: articles/moved.py: cannot be read (a symbolic link to "
+                        "SITE/elsewhere.py): No such file or directory"
+                    ],
+                },
+                "validate": {
+                    "exit": 1,
+                    "stderr": [
+                        "site-builder: articles/moved.py: cannot be read (a symbolic link to "
+                        "SITE/elsewhere.py): No such file or directory"
+                    ],
+                },
+            },
+        ),
         heading("validate"),
         paragraph(
             "`site-builder validate` does everything `build` checks before rendering — every "
@@ -1195,7 +1239,8 @@ commands = revision(
                     "`1`",
                     "the site has a problem",
                     "an error-level problem in an article, a template or the settings, a failing "
-                    "fixture, a `verified_output` that drifted; nothing is written",
+                    "fixture, a `verified_output` that drifted, a file of the site that cannot be "
+                    "read; nothing is written",
                 ],
                 [
                     "`2`",
