@@ -63,54 +63,30 @@ def vega_svg() -> str:
     """The chart as a Vega-Lite spec, drawn by vl-convert (Rust, no browser)."""
     import vl_convert
 
-    base = {"x": {"field": "retry", "type": "ordinal", "title": "retry"}}
-    colour = {"field": "schedule", "type": "nominal", "sort": [name for name, _ in SCHEDULES]}
     spec = {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "data": {"values": rows()},
         "vconcat": [
-            {
-                "title": "Delay before each retry (s)",
-                "width": 640,
-                "height": 220,
-                "layer": [
-                    {
-                        "mark": {"type": "line", "point": True},
-                        "encoding": {
-                            **base,
-                            "y": {"field": "delay", "type": "quantitative", "scale": {"type": "log"}},
-                            "color": colour,
-                        },
-                    },
-                    {
-                        "mark": {"type": "rule", "strokeDash": [8, 4]},
-                        "encoding": {"y": {"datum": DATA["maxDelayMs"] / 1000}},  # type: ignore[operator]
-                    },
-                ],
-            },
-            {
-                "title": "Time spent so far (s)",
-                "width": 640,
-                "height": 220,
-                "layer": [
-                    {
-                        "mark": {"type": "line", "point": True},
-                        "encoding": {
-                            **base,
-                            "y": {"field": "spent", "type": "quantitative", "scale": {"type": "log"}},
-                            "color": colour,
-                        },
-                    },
-                    {
-                        "mark": {"type": "rule", "strokeDash": [8, 4]},
-                        "encoding": {"y": {"datum": DATA["budgetMs"] / 1000}},  # type: ignore[operator]
-                    },
-                ],
-            },
+            _vega_panel("Delay before each retry (s)", "delay", DATA["maxDelayMs"]),  # type: ignore[arg-type]
+            _vega_panel("Time spent so far (s)", "spent", DATA["budgetMs"]),  # type: ignore[arg-type]
         ],
         "config": {"font": "system-ui, sans-serif"},
     }
     return str(vl_convert.vegalite_to_svg(vl_spec=spec))
+
+
+def _vega_panel(title: str, field: str, limit_ms: int) -> dict[str, object]:
+    """One panel: ``field`` by retry for each schedule (log scale), and the limit as a dashed rule."""
+    line = {
+        "mark": {"type": "line", "point": True},
+        "encoding": {
+            "x": {"field": "retry", "type": "ordinal", "title": "retry"},
+            "y": {"field": field, "type": "quantitative", "scale": {"type": "log"}},
+            "color": {"field": "schedule", "type": "nominal", "sort": [name for name, _ in SCHEDULES]},
+        },
+    }
+    rule = {"mark": {"type": "rule", "strokeDash": [8, 4]}, "encoding": {"y": {"datum": limit_ms / 1000}}}
+    return {"title": title, "width": 640, "height": 220, "layer": [line, rule]}
 
 
 def matplotlib_svg() -> str:

@@ -24,6 +24,10 @@ class UsageError(SiteBuilderError):
     """The command line itself is wrong; the CLI exits with 2."""
 
 
+class UnreadableInputError(SiteBuilderError):
+    """A file of the site cannot be read: the command stops; ``serve`` shows it and goes on."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Problem:
     """One thing wrong with the site, located where the author can fix it."""

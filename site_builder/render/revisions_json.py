@@ -14,7 +14,7 @@ from typing import Any
 from site_builder.authoring.body import body_html, body_text, content_html, reading_minutes
 from site_builder.authoring.model import Block, Revision
 from site_builder.model.batches import fixture_id
-from site_builder.model.moments import day, has_time, machine_form
+from site_builder.model.moments import day, has_time, timestamp
 from site_builder.settings.project import Settings
 
 
@@ -59,7 +59,7 @@ def _revised(revised: str | None) -> dict[str, str | None]:
     its date and time in RFC 3339 when it gives a time; None for what it lacks."""
     if revised is None:
         return {"revised": None, "revisedAt": None}
-    return {"revised": day(revised), "revisedAt": machine_form(revised) if has_time(revised) else None}
+    return {"revised": day(revised), "revisedAt": timestamp(revised) if has_time(revised) else None}
 
 
 def numbered(data: dict[str, object], revision: int) -> dict[str, object]:

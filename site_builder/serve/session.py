@@ -38,7 +38,7 @@ from typing import IO
 
 import watchfiles
 
-from site_builder.errors import SiteBuilderError, UsageError
+from site_builder.errors import SiteBuilderError, UnreadableInputError
 from site_builder.language.english import count
 from site_builder.model.schedule import Schedule
 from site_builder.pipeline.cache.store import CacheFolder
@@ -154,9 +154,7 @@ def _rebuild(
     with SiteLock.take(project.root, wait=wait, say=say):
         try:
             plan = plan_build(project, out, schedule=schedule, store=store)
-        except UsageError:
-            raise
-        except SiteBuilderError as exc:  # an input it cannot read: shown like a problem, fixed by an edit
+        except UnreadableInputError as exc:  # shown like a problem, fixed by an edit
             state.update([str(exc)], base_path, superseded=False)
             say(str(exc))
             return False

@@ -22,7 +22,7 @@ from typing import Any
 import site_builder
 from site_builder import __version__
 from site_builder.check.load import batch_paths
-from site_builder.errors import SiteBuilderError
+from site_builder.errors import UnreadableInputError
 from site_builder.pipeline.staging.written import stats
 from site_builder.settings.project import Project
 
@@ -77,18 +77,13 @@ def package_digest() -> str:
     them shows another stat: a process that builds many times (``serve``, a test run) reads
     the package once."""
     files = package_files()
-    return _package_digest(tuple((path, *_stamp(path)) for path in files))
-
-
-def _stamp(path: Path) -> tuple[int, int, int, int]:
-    st = path.stat()
-    return st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns
+    return _package_digest(tuple((path, _stat(path)) for path in files))
 
 
 @functools.lru_cache(maxsize=1)
-def _package_digest(files: tuple[tuple[Path, int, int, int, int], ...]) -> str:
+def _package_digest(files: tuple[tuple[Path, tuple[int, int, int, int] | None], ...]) -> str:
     digest = hashlib.sha256(f"{__version__}\0{_FORMAT}".encode())
-    for path, *_ in files:
+    for path, _ in files:
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
@@ -133,7 +128,7 @@ def hash_inputs(project: Project, target: Path, known: Mapping[str, Stamp] | Non
     again: its key is the one found then (an edit, even one that puts the mtime back, moves
     the ctime, which nobody can set).
 
-    Raises SiteBuilderError naming a file that cannot be read (a symbolic link to nothing,
+    Raises UnreadableInputError naming a file that cannot be read (a symbolic link to nothing,
     a file without read permission): nothing is built from inputs not all read."""
     folder = project.articles
     paths = batch_paths(folder) if folder.is_dir() else []
@@ -141,7 +136,7 @@ def hash_inputs(project: Project, target: Path, known: Mapping[str, Stamp] | Non
         common = site_digest(project, paths)
         keys, stamps = _batch_keys(paths, common, known or {})
     except OSError as exc:
-        raise SiteBuilderError(_unreadable(project.root, exc)) from None
+        raise UnreadableInputError(_unreadable(project.root, exc)) from None
     digest = hashlib.sha256(common.encode())
     for key in keys.values():
         digest.update(key.encode())
