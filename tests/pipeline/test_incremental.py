@@ -3,21 +3,18 @@
 The site is the benchmark's corpus at a small size (51 revisions in 17 batches: two
 search-index shards, and one revision more than the feed's 50 entries), so the cache, the
 shards and the list pages are all exercised the way a large site uses them; every test
-builds it several times, so each revision more costs the module seconds.
+builds it several times, so each revision more costs the module seconds. A test that starts
+from a built site takes a copy of one first build (``built_site``, tests/support/corpus.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import importlib.util
 import os
 import pickle
 import shutil
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from urllib.parse import quote
 
 import pytest
@@ -26,46 +23,14 @@ from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.search.shards import shard_count
 from site_builder.settings.project import Settings
 from tests.support import drafts_site
+from tests.support.corpus import N, copied, corpus
 from tests.support.drafts_site import BUILD_DATE, DRAFT, DUE, LATER, PUBLISHED, epoch
 from tests.support.sites import MakeSite, RunCli, tree
-
-BENCH = Path(__file__).parents[2] / "bench" / "corpus.py"
-N = 51
-
-
-@functools.cache
-def corpus() -> ModuleType:
-    """bench/corpus.py, imported once (its dataclasses need it in ``sys.modules``)."""
-    spec = importlib.util.spec_from_file_location("bench_corpus", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_corpus"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def written_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The corpus of N revisions, written into a folder of its own."""
-    root = tmp_path_factory.mktemp("corpus") / "site"
-    root.mkdir()
-    corpus().write_site_builder(root, N)
-    return root
-
-
-def copied(pristine: Path, tmp_path: Path) -> Path:
-    """A copy of the site at ``pristine`` for one test to change."""
-    root = tmp_path / "site"
-    shutil.copytree(pristine, root)
-    return root
-
-
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return written_corpus(tmp_path_factory)
 
 
 @pytest.fixture
 def site(pristine: Path, tmp_path: Path) -> Path:
+    """A copy of the corpus, never built."""
     return copied(pristine, tmp_path)
 
 
@@ -106,9 +71,9 @@ def test_the_corpus_spans_several_search_shards_and_outgrows_the_feed() -> None:
 
 
 def test_a_rebuild_after_one_edit_equals_a_clean_build_and_rewrites_only_that_batch(
-    site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
-    built(site, run_cli)
+    site = built_site
     before = stamps(site / "build")
     first_paragraph(site, "batch_00004", "Одно новое предложение. ")
 
@@ -130,8 +95,8 @@ def test_a_rebuild_after_one_edit_equals_a_clean_build_and_rewrites_only_that_ba
     assert after["theme/style.css"] == before["theme/style.css"]
 
 
-def test_a_build_with_nothing_changed_writes_nothing(site: Path, run_cli: RunCli) -> None:
-    built(site, run_cli)
+def test_a_build_with_nothing_changed_writes_nothing(built_site: Path, run_cli: RunCli) -> None:
+    site = built_site
     before = stamps(site / "build")
 
     message = built(site, run_cli)
@@ -141,7 +106,7 @@ def test_a_build_with_nothing_changed_writes_nothing(site: Path, run_cli: RunCli
 
 
 @pytest.mark.parametrize(
-    "change",
+    ("change", "in_place"),
     [
         pytest.param(
             lambda root: (
@@ -150,6 +115,7 @@ def test_a_build_with_nothing_changed_writes_nothing(site: Path, run_cli: RunCli
                     '{% extends "base.html" %}{% block main %}<h1>Gone</h1>{% endblock %}', "utf-8"
                 )
             ),
+            False,
             id="a site template",
         ),
         pytest.param(
@@ -157,32 +123,48 @@ def test_a_build_with_nothing_changed_writes_nothing(site: Path, run_cli: RunCli
                 (root / "pyproject.toml").read_text("utf-8").replace('title = "', 'title = "New: ', 1),
                 "utf-8",
             ),
+            False,
             id="the site title",
         ),
         pytest.param(
             lambda root: (root / "articles/_shared.py").write_text("VALUE = 1\n", "utf-8"),
+            False,
             id="a module beside the batches",
         ),
-        pytest.param(lambda root: (root / "assets/extra.txt").write_text("more", "utf-8"), id="a new asset"),
-        pytest.param(lambda root: (root / "articles/batch_00007.py").unlink(), id="a batch removed"),
-        pytest.param(lambda root: shutil.rmtree(root / CACHE_DIR), id="the cache deleted"),
+        pytest.param(
+            lambda root: (root / "assets/extra.txt").write_text("more", "utf-8"), False, id="a new asset"
+        ),
+        pytest.param(lambda root: (root / "articles/batch_00007.py").unlink(), False, id="a batch removed"),
+        pytest.param(lambda root: shutil.rmtree(root / CACHE_DIR), False, id="the cache deleted"),
         pytest.param(
             lambda root: [
                 p.write_bytes(b"not a pickle") for p in (root / CACHE_DIR).rglob("*") if p.is_file()
             ],
+            True,
             id="a damaged cache",
         ),
         pytest.param(
             lambda root: (root / "build/index.html").write_text("edited by hand", "utf-8"),
+            True,
             id="the output edited by hand",
         ),
-        pytest.param(lambda root: (root / "build/sitemap.xml").unlink(), id="an output file deleted"),
+        pytest.param(lambda root: (root / "build/sitemap.xml").unlink(), False, id="an output file deleted"),
     ],
 )
 def test_whatever_changed_the_next_build_equals_a_clean_build(
-    change: Callable[[Path], object], site: Path, run_cli: RunCli, tmp_path: Path
+    change: Callable[[Path], object],
+    in_place: bool,
+    request: pytest.FixtureRequest,
+    run_cli: RunCli,
+    tmp_path: Path,
 ) -> None:
-    built(site, run_cli)
+    """A change written in place into the output or the cache is made to a site built by the
+    test itself: the copies of the first build share those files (:class:`FirstBuild`)."""
+    if in_place:
+        site = request.getfixturevalue("site")
+        built(site, run_cli)
+    else:
+        site = request.getfixturevalue("built_site")
     change(site)
 
     message = built(site, run_cli)
@@ -191,8 +173,8 @@ def test_whatever_changed_the_next_build_equals_a_clean_build(
     assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
 
 
-def test_a_template_change_reaches_every_page(site: Path, run_cli: RunCli) -> None:
-    built(site, run_cli)
+def test_a_template_change_reaches_every_page(built_site: Path, run_cli: RunCli) -> None:
+    site = built_site
     (site / "templates").mkdir()
     base = (Path(__file__).parents[2] / "site_builder/templates/base.html").read_text("utf-8")
     (site / "templates/base.html").write_text(base.replace("<body>", '<body class="marked">'), "utf-8")
@@ -241,8 +223,8 @@ def cold_slug(revisions_json: str) -> str:
     return str(json.loads(revisions_json)[5]["slug"])
 
 
-def test_a_failing_batch_is_never_kept(site: Path, run_cli: RunCli) -> None:
-    built(site, run_cli)
+def test_a_failing_batch_is_never_kept(built_site: Path, run_cli: RunCli) -> None:
+    site = built_site
     kept = set((site / CACHE_DIR / "batches").iterdir())
     path = site / "articles/batch_00002.py"
     path.write_text(
@@ -257,8 +239,8 @@ def test_a_failing_batch_is_never_kept(site: Path, run_cli: RunCli) -> None:
     assert new == set(), sorted(p.name for p in new)
 
 
-def test_a_cached_summary_holds_no_page_bytes(site: Path, run_cli: RunCli) -> None:
-    built(site, run_cli)
+def test_a_cached_summary_holds_no_page_bytes(built_site: Path, run_cli: RunCli) -> None:
+    site = built_site
     entries = [p for p in (site / CACHE_DIR / "batches").iterdir() if "." not in p.name]
     assert len(entries) == N // 3
     summary = pickle.loads(entries[0].read_bytes())
@@ -304,11 +286,11 @@ def test_rebuild_after_rebuild_each_equals_a_clean_build(site: Path, run_cli: Ru
 
 
 def test_a_failed_build_puts_the_spare_back_and_the_next_build_trusts_none_of_what_it_changed(
-    site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
     """A build that fails after bringing the spare partly up to date renames it back (deleting
     a large site took seconds): the files it wrote or linked there are not the spare's record's."""
-    built(site, run_cli)
+    site = built_site
     first_paragraph(site, "batch_00004", "Раз. ")
     built(site, run_cli)  # now the cache keeps a spare
     spare = next((site / CACHE_DIR / "spare").iterdir())
@@ -421,13 +403,13 @@ def _def_line(root: Path, batch: str) -> int:
 
 
 def test_the_marks_follow_repo_url_and_the_line_of_the_fixture_s_def(
-    site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
     """A verified output's mark links to its fixture's ``def`` line when the site sets
     ``repo_url``: the setting and the line are inputs of the page."""
+    site = built_site
     page = site / "build/articles" / _slug(4) / "index.html"
     settings = site / "pyproject.toml"
-    built(site, run_cli)
     assert '<a href="#fixture-checksum">' in page.read_text("utf-8")
 
     settings.write_text(settings.read_text("utf-8") + 'repo_url = "https://github.com/me/site"\n', "utf-8")
@@ -597,12 +579,12 @@ def _records(root: Path) -> dict[str, object]:
 
 
 def test_a_page_missing_from_the_spare_and_from_its_record_is_written_again(
-    site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
     """A record that names a page's hash but not its file (what a build that lost the page
     once would leave) must never vouch for the page's absence: a missing file is never one a
     record lists, and the next build writes the page again."""
-    built(site, run_cli)
+    site = built_site
     first_paragraph(site, "batch_00004", "Раз. ")
     built(site, run_cli)  # now the cache keeps a spare, the site before the live one
     page = f"articles/{_slug(11)}/index.html"
@@ -621,13 +603,13 @@ def test_a_page_missing_from_the_spare_and_from_its_record_is_written_again(
 
 
 def test_a_build_that_did_not_stage_a_page_fails_and_leaves_the_site_as_it_was(
-    site: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+    built_site: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The last look before the swap: a page the build has a hash for but did not write (a
     bug of ours) ends the build with an error, and the live site stays as it was."""
     from site_builder.pipeline.staging import folder as staging
 
-    built(site, run_cli)
+    site = built_site
     before = tree(site / "build")
     first_paragraph(site, "batch_00004", "Раз. ")
     monkeypatch.setattr(staging.Stage, "has", lambda self, relative, sha: True)  # vouches, links nothing
@@ -641,11 +623,11 @@ def test_a_build_that_did_not_stage_a_page_fails_and_leaves_the_site_as_it_was(
 
 
 def test_a_file_put_into_the_spare_after_its_record_was_made_is_not_published(
-    site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
     """The prune trusts the record only for a folder whose time says nothing was added since:
     a stray file (what an interrupted build or a person may leave) is found and removed."""
-    built(site, run_cli)
+    site = built_site
     first_paragraph(site, "batch_00004", "Раз. ")
     built(site, run_cli)  # the cache keeps a spare now
     spare = next((site / CACHE_DIR / "spare").iterdir())
@@ -663,13 +645,13 @@ def test_a_file_put_into_the_spare_after_its_record_was_made_is_not_published(
 
 
 def test_the_prune_reads_only_the_folders_changed_since_the_record(
-    site: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+    built_site: Path, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With a spare and its record, a one-batch rebuild reads the folders it wrote into (and
     those above them), not the hundreds it left alone."""
     from site_builder.pipeline.staging import folder as staging
 
-    built(site, run_cli)
+    site = built_site
     first_paragraph(site, "batch_00004", "Раз. ")
     built(site, run_cli)
     first_paragraph(site, "batch_00004", "Два. ")
@@ -825,13 +807,13 @@ def _objects(value: object) -> list[object]:
     return found
 
 
-def test_a_kept_summary_comes_back_equal_in_every_object_it_holds(site: Path, run_cli: RunCli) -> None:
+def test_a_kept_summary_comes_back_equal_in_every_object_it_holds(built_site: Path, run_cli: RunCli) -> None:
     """Every object of every kept summary and of its body (kept in its texts file), pickled and
     read back (``pickled.quick_state``)."""
     from site_builder.pipeline.cache.reuse import Cache
     from site_builder.pipeline.worker.site_index import kept_summary
 
-    built(site, run_cli)
+    site = built_site
     reuse = Cache.of(site, site / "build")
     keys = [p.name for p in (site / CACHE_DIR / "batches").iterdir() if "." not in p.name]
     assert keys
@@ -875,7 +857,7 @@ def _count_mkdir(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_a_build_given_up_for_a_newer_edit_leaves_its_folders_to_the_next_build(
-    site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``serve`` gives a rebuild up once its pages are shown when a newer edit comes. The first
     rebuild after a site was built into an empty folder has no spare to bring up to date: its
@@ -887,7 +869,7 @@ def test_a_build_given_up_for_a_newer_edit_leaves_its_folders_to_the_next_build(
     from site_builder.pipeline.steps import build
     from site_builder.settings.project import Project
 
-    built(site, run_cli)  # into an empty folder: no site before it, so no spare
+    site = built_site  # into an empty folder: no site before it, so no spare
     reuse = Cache.of(site, (site / "build").resolve())
     assert not reuse.spare().exists()
     first_paragraph(site, "batch_00004", "Раз. ")

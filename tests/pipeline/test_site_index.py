@@ -16,16 +16,11 @@ from site_builder.pipeline.cache.store import CACHE_DIR, CacheFolder
 from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.site_index import CHANGES, KEY, KIND, read_index
 from site_builder.pipeline.worker.texts import Texts
-from tests.pipeline.test_incremental import N, clean_build, copied, first_paragraph, written_corpus
+from tests.pipeline.test_incremental import clean_build, first_paragraph
 from tests.render.test_proof_marks import BORROWER, OWNER
 from tests.render.test_proof_marks import make_site as proof_site
+from tests.support.corpus import N, copied
 from tests.support.sites import RunCli, tree
-
-
-@pytest.fixture(scope="module")
-def corpus_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The corpus, written once for the module: each test builds a copy (``copied``)."""
-    return written_corpus(tmp_path_factory)
 
 
 def built(root: Path, run_cli: RunCli) -> None:
@@ -62,11 +57,9 @@ class Reads:
         return sum(name.startswith("batches/") for name in self.entries)
 
 
-def built_copy(corpus_site: Path, run_cli: RunCli, tmp_path: Path) -> tuple[Path, tuple[Path, Path]]:
-    """A copy of the corpus, built once; the files of its index (base, changes)."""
-    site = copied(corpus_site, tmp_path)
-    built(site, run_cli)
-    return site, (site / CACHE_DIR / KIND / KEY, site / CACHE_DIR / KIND / CHANGES)
+def index_files(site: Path) -> tuple[Path, Path]:
+    """The files of the site's index: (base, changes)."""
+    return site / CACHE_DIR / KIND / KEY, site / CACHE_DIR / KIND / CHANGES
 
 
 def clean_and_indexed(site: Path, run_cli: RunCli, tmp_path: Path) -> None:
@@ -83,10 +76,9 @@ def with_history(summaries: dict[str, BatchSummary]) -> set[str]:
 
 
 def test_a_one_batch_rebuild_reads_the_index_and_no_other_batch_s_body(
-    corpus_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    site = copied(corpus_site, tmp_path)
-    built(site, run_cli)
+    site = built_site
     before = index(site)
     assert len(before) == N // 3  # every batch of the corpus is kept, and indexed
     first_paragraph(site, "batch_00004", "Раз. ")
@@ -105,12 +97,11 @@ def test_a_one_batch_rebuild_reads_the_index_and_no_other_batch_s_body(
 
 
 def test_an_edit_the_site_rules_read_reads_every_body(
-    corpus_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A line added at the top of a batch moves every line its refs name: the site-wide rules
     run again over every batch's refs, each read from its body."""
-    site = copied(corpus_site, tmp_path)
-    built(site, run_cli)
+    site = built_site
     path = site / "articles" / "batch_00004.py"
     path.write_text("\n" + path.read_text("utf-8"), "utf-8")
     reads = Reads(monkeypatch)
@@ -123,10 +114,9 @@ def test_an_edit_the_site_rules_read_reads_every_body(
 
 
 def test_without_the_index_a_rebuild_reads_each_batch_s_own_file(
-    corpus_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    site = copied(corpus_site, tmp_path)
-    built(site, run_cli)
+    site = built_site
     (site / CACHE_DIR / KIND / KEY).unlink()
     first_paragraph(site, "batch_00004", "Раз. ")
     reads = Reads(monkeypatch)
@@ -139,9 +129,9 @@ def test_without_the_index_a_rebuild_reads_each_batch_s_own_file(
 
 
 def test_a_kept_texts_file_replaced_since_is_not_read_as_this_summary_s_body(
-    corpus_site: Path, run_cli: RunCli, tmp_path: Path
+    pristine: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
-    site = copied(corpus_site, tmp_path)
+    site = copied(pristine, tmp_path)
     built(site, run_cli)
     key, summary = next(iter(index(site).items()))
     texts = site / CACHE_DIR / "batches" / f"{key}.text"
@@ -182,9 +172,10 @@ def test_outputs_printed_by_another_batch_s_fixture_are_judged_on_every_build(
 
 
 def test_a_one_batch_rebuild_writes_the_index_s_changes_not_its_base(
-    corpus_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
-    site, (base, changes) = built_copy(corpus_site, run_cli, tmp_path)
+    site = built_site
+    base, changes = index_files(site)
     written = base.stat()
     assert not changes.exists()
     before = index(site)
@@ -203,9 +194,10 @@ def test_a_one_batch_rebuild_writes_the_index_s_changes_not_its_base(
 
 
 def test_changes_past_a_sixteenth_of_the_site_write_a_new_base(
-    corpus_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
-    site, (base, changes) = built_copy(corpus_site, run_cli, tmp_path)
+    site = built_site
+    base, changes = index_files(site)
     token = pickle.loads(base.read_bytes())[0]
     for number in range(1, 18):  # 17 of the 20 batches: more than the 16 changes kept apart
         first_paragraph(site, f"batch_{number:05d}", "Раз. ")
@@ -218,11 +210,11 @@ def test_changes_past_a_sixteenth_of_the_site_write_a_new_base(
 
 
 def test_changes_made_against_another_base_are_not_applied(
-    corpus_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    pristine: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another build of the site wrote a base since these changes: the index is that base
     alone, and a batch it lacks is read from its own file."""
-    site = copied(corpus_site, tmp_path)
+    site = copied(pristine, tmp_path)
     built(site, run_cli)
     first_paragraph(site, "batch_00004", "Раз. ")
     built(site, run_cli)
@@ -242,13 +234,12 @@ def test_changes_made_against_another_base_are_not_applied(
 
 
 def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
-    corpus_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
     """A kept summary whose texts file is gone is made again, under the same key, into a new
     texts file: the index must hold the new one, or every later build finds the old one's
     file replaced and imports the batch again."""
-    site = copied(corpus_site, tmp_path)
-    built(site, run_cli)
+    site = built_site
     first_paragraph(site, "batch_00007", "Раз. ")
     built(site, run_cli)  # the base stays; a change is kept apart
     key, summary = next((k, s) for k, s in index(site).items() if s.name == "batch_00004")
@@ -264,7 +255,7 @@ def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
 
 
 def test_a_kept_batch_whose_pages_are_gone_is_not_loaded_again(
-    corpus_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path
 ) -> None:
     """Its pages gone from the site and the spare (a CI run that restored only the cache has
     no output folder at all), a kept summary is used as it is: the kernel renders its pages
@@ -272,8 +263,7 @@ def test_a_kept_batch_whose_pages_are_gone_is_not_loaded_again(
     was, and the next build finds its pages at hand."""
     from site_builder.pipeline.cache.reuse import Cache
 
-    site = copied(corpus_site, tmp_path)
-    built(site, run_cli)
+    site = built_site
     key, summary = next((k, s) for k, s in index(site).items() if s.name == "batch_00004")
     page = next(iter(summary.pages or {}))
     (site / "build" / page).unlink()
@@ -288,11 +278,11 @@ def test_a_kept_batch_whose_pages_are_gone_is_not_loaded_again(
 
 
 def test_a_body_that_cannot_be_read_is_a_clear_error_not_a_traceback(
-    corpus_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``validate`` reads every kept batch's body; a texts file another build of the site
     replaced in the meantime ends it with a message saying to run it again."""
-    site, _ = built_copy(corpus_site, run_cli, tmp_path)
+    site = built_site
 
     def replaced(texts: Texts) -> object:
         raise OSError(f"{texts.path} was replaced while the build read it")
