@@ -42,6 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
     hear_ctrl_c()
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown when it is not loaded
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` starts one worker more than there are processors. The suite spends a part
     of its time waiting on processes it started (a build it kills on purpose, a timeout it
