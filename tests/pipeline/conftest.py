@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.corpus import FirstBuild, first_build, write_corpus
+from tests.support.corpus import CleanBuilds, FirstBuild, first_build, write_corpus
 
 
 @pytest.fixture(scope="module")
@@ -29,3 +29,9 @@ def built_site(built_once: FirstBuild) -> Iterator[Path]:
     yield built_once.copy()
     changed = built_once.changed_in_place()
     assert not changed, f"the test wrote into files of the first build in place: {changed[:5]}"
+
+
+@pytest.fixture(scope="module")
+def clean_build() -> CleanBuilds:
+    """A clean build of a site's inputs, made once per distinct input in the module."""
+    return CleanBuilds()

@@ -23,7 +23,7 @@ from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.search.shards import shard_count
 from site_builder.settings.project import Settings
 from tests.support import drafts_site
-from tests.support.corpus import N, copied, corpus
+from tests.support.corpus import CleanBuild, N, copied, corpus
 from tests.support.drafts_site import BUILD_DATE, DRAFT, DUE, LATER, PUBLISHED, epoch
 from tests.support.sites import MakeSite, RunCli, tree
 
@@ -44,9 +44,8 @@ def stamps(folder: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
-def clean_build(root: Path, run_cli: RunCli, tmp_path: Path) -> dict[str, bytes]:
-    """What a build of the same input gives with no cache at all."""
-    out = tmp_path / "clean"
+def uncached_build(root: Path, run_cli: RunCli, out: Path) -> dict[str, bytes]:
+    """``build --no-cache`` into ``out``, made whatever was made before (unlike ``clean_build``)."""
     result = run_cli(["build", "--root", str(root), "--out", str(out), "--no-cache"])
     assert result.code == 0, result.err
     return tree(out)
@@ -71,7 +70,7 @@ def test_the_corpus_spans_several_search_shards_and_outgrows_the_feed() -> None:
 
 
 def test_a_rebuild_after_one_edit_equals_a_clean_build_and_rewrites_only_that_batch(
-    built_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     site = built_site
     before = stamps(site / "build")
@@ -157,6 +156,7 @@ def test_whatever_changed_the_next_build_equals_a_clean_build(
     request: pytest.FixtureRequest,
     run_cli: RunCli,
     tmp_path: Path,
+    clean_build: CleanBuild,
 ) -> None:
     """A change written in place into the output or the cache is made to a site built by the
     test itself: the copies of the first build share those files (:class:`FirstBuild`)."""
@@ -250,7 +250,7 @@ def test_a_cached_summary_holds_no_page_bytes(built_site: Path, run_cli: RunCli)
 
 
 def test_a_search_file_edited_in_place_in_the_output_is_never_published_again(
-    site: Path, run_cli: RunCli, tmp_path: Path
+    site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     """The cache's bundle is the same file (a hard link): its hashes catch the edit."""
     built(site, run_cli)
@@ -264,7 +264,9 @@ def test_a_search_file_edited_in_place_in_the_output_is_never_published_again(
     assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
 
 
-def test_rebuild_after_rebuild_each_equals_a_clean_build(site: Path, run_cli: RunCli, tmp_path: Path) -> None:
+def test_rebuild_after_rebuild_each_equals_a_clean_build(
+    site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
+) -> None:
     """From the third build on, the site before last is brought up to date in place of a
     fresh folder: what it held of an older site must never survive."""
     steps: list[Callable[[Path], object]] = [
@@ -286,7 +288,7 @@ def test_rebuild_after_rebuild_each_equals_a_clean_build(site: Path, run_cli: Ru
 
 
 def test_a_failed_build_puts_the_spare_back_and_the_next_build_trusts_none_of_what_it_changed(
-    built_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     """A build that fails after bringing the spare partly up to date renames it back (deleting
     a large site took seconds): the files it wrote or linked there are not the spare's record's."""
@@ -385,7 +387,7 @@ def test_joined_files_are_the_same_where_the_kernel_cannot_copy(
 ) -> None:
     """revisions.json and the feed are copied from the batches' files by copy_file_range;
     where that fails (another file system, an old kernel) they go through memory instead."""
-    expected = clean_build(site, run_cli, tmp_path / "kernel")
+    expected = uncached_build(site, run_cli, tmp_path / "kernel")
     calls = []
 
     def unsupported(*args: object, **kwargs: object) -> int:
@@ -393,7 +395,7 @@ def test_joined_files_are_the_same_where_the_kernel_cannot_copy(
         raise OSError(18, "Invalid cross-device link")
 
     monkeypatch.setattr(os, "copy_file_range", unsupported)
-    assert clean_build(site, run_cli, tmp_path / "memory") == expected
+    assert uncached_build(site, run_cli, tmp_path / "memory") == expected
     assert len(calls) == N // 3 + 50  # every batch's fragment and each of the feed's 50 entries
 
 
@@ -403,7 +405,7 @@ def _def_line(root: Path, batch: str) -> int:
 
 
 def test_the_marks_follow_repo_url_and_the_line_of_the_fixture_s_def(
-    built_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     """A verified output's mark links to its fixture's ``def`` line when the site sets
     ``repo_url``: the setting and the line are inputs of the page."""
@@ -579,7 +581,7 @@ def _records(root: Path) -> dict[str, object]:
 
 
 def test_a_page_missing_from_the_spare_and_from_its_record_is_written_again(
-    built_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     """A record that names a page's hash but not its file (what a build that lost the page
     once would leave) must never vouch for the page's absence: a missing file is never one a
@@ -623,7 +625,7 @@ def test_a_build_that_did_not_stage_a_page_fails_and_leaves_the_site_as_it_was(
 
 
 def test_a_file_put_into_the_spare_after_its_record_was_made_is_not_published(
-    built_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     """The prune trusts the record only for a folder whose time says nothing was added since:
     a stray file (what an interrupted build or a person may leave) is found and removed."""
@@ -700,7 +702,7 @@ def _values(value: object, *, but: str = "") -> list[object]:
 
 
 def test_a_record_an_older_version_wrote_is_a_miss_not_a_crash(
-    site: Path, run_cli: RunCli, tmp_path: Path
+    site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     """Records pickled before a field was added (here the folders' times) are read as no
     record at all: the build after an upgrade works, and gives what a clean build gives."""
@@ -746,7 +748,7 @@ def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same
 @pytest.mark.parametrize("change", [-1, 1], ids=["a-field-fewer", "a-field-more"])
 @pytest.mark.parametrize("where", ["file", "index"])
 def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(
-    site: Path, run_cli: RunCli, tmp_path: Path, change: int, where: str
+    site: Path, run_cli: RunCli, tmp_path: Path, change: int, where: str, clean_build: CleanBuild
 ) -> None:
     """A kept summary whose state does not have one value per field of today's BatchSummary is
     never half read: in its batch's own file (the site index gone), the batch is imported
@@ -857,7 +859,11 @@ def _count_mkdir(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_a_build_given_up_for_a_newer_edit_leaves_its_folders_to_the_next_build(
-    built_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built_site: Path,
+    run_cli: RunCli,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    clean_build: CleanBuild,
 ) -> None:
     """``serve`` gives a rebuild up once its pages are shown when a newer edit comes. The first
     rebuild after a site was built into an empty folder has no spare to bring up to date: its
@@ -888,7 +894,7 @@ def test_a_build_given_up_for_a_newer_edit_leaves_its_folders_to_the_next_build(
 
 
 def test_building_another_folder_keeps_this_folders_spare_and_only_one_other(
-    site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_build: CleanBuild
 ) -> None:
     """A writer runs ``serve`` (its own folder in the cache) and ``build`` by turns: each keeps
     the other's spare site, so neither's next rebuild makes every folder again. A third folder

@@ -16,10 +16,10 @@ from site_builder.pipeline.cache.store import CACHE_DIR, CacheFolder
 from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.site_index import CHANGES, KEY, KIND, read_index
 from site_builder.pipeline.worker.texts import Texts
-from tests.pipeline.test_incremental import clean_build, first_paragraph
+from tests.pipeline.test_incremental import first_paragraph
 from tests.render.test_proof_marks import BORROWER, OWNER
 from tests.render.test_proof_marks import make_site as proof_site
-from tests.support.corpus import N, copied
+from tests.support.corpus import CleanBuild, N, copied
 from tests.support.sites import RunCli, tree
 
 
@@ -62,7 +62,7 @@ def index_files(site: Path) -> tuple[Path, Path]:
     return site / CACHE_DIR / KIND / KEY, site / CACHE_DIR / KIND / CHANGES
 
 
-def clean_and_indexed(site: Path, run_cli: RunCli, tmp_path: Path) -> None:
+def clean_and_indexed(site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild) -> None:
     """The site built is what a clean build gives, and the index holds every batch."""
     assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
     assert len(index(site)) == N // 3
@@ -76,7 +76,11 @@ def with_history(summaries: dict[str, BatchSummary]) -> set[str]:
 
 
 def test_a_one_batch_rebuild_reads_the_index_and_no_other_batch_s_body(
-    built_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built_site: Path,
+    run_cli: RunCli,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    clean_build: CleanBuild,
 ) -> None:
     site = built_site
     before = index(site)
@@ -97,7 +101,11 @@ def test_a_one_batch_rebuild_reads_the_index_and_no_other_batch_s_body(
 
 
 def test_an_edit_the_site_rules_read_reads_every_body(
-    built_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built_site: Path,
+    run_cli: RunCli,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    clean_build: CleanBuild,
 ) -> None:
     """A line added at the top of a batch moves every line its refs name: the site-wide rules
     run again over every batch's refs, each read from its body."""
@@ -114,7 +122,11 @@ def test_an_edit_the_site_rules_read_reads_every_body(
 
 
 def test_without_the_index_a_rebuild_reads_each_batch_s_own_file(
-    built_site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    built_site: Path,
+    run_cli: RunCli,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    clean_build: CleanBuild,
 ) -> None:
     site = built_site
     (site / CACHE_DIR / KIND / KEY).unlink()
@@ -125,7 +137,7 @@ def test_without_the_index_a_rebuild_reads_each_batch_s_own_file(
 
     assert reads.own_files() == N // 3 - 1
     monkeypatch.undo()
-    clean_and_indexed(site, run_cli, tmp_path)
+    clean_and_indexed(site, run_cli, tmp_path, clean_build)
 
 
 def test_a_kept_texts_file_replaced_since_is_not_read_as_this_summary_s_body(
@@ -172,7 +184,7 @@ def test_outputs_printed_by_another_batch_s_fixture_are_judged_on_every_build(
 
 
 def test_a_one_batch_rebuild_writes_the_index_s_changes_not_its_base(
-    built_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     site = built_site
     base, changes = index_files(site)
@@ -194,7 +206,7 @@ def test_a_one_batch_rebuild_writes_the_index_s_changes_not_its_base(
 
 
 def test_changes_past_a_sixteenth_of_the_site_write_a_new_base(
-    built_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     site = built_site
     base, changes = index_files(site)
@@ -210,7 +222,7 @@ def test_changes_past_a_sixteenth_of_the_site_write_a_new_base(
 
 
 def test_changes_made_against_another_base_are_not_applied(
-    pristine: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    pristine: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_build: CleanBuild
 ) -> None:
     """Another build of the site wrote a base since these changes: the index is that base
     alone, and a batch it lacks is read from its own file."""
@@ -230,11 +242,11 @@ def test_changes_made_against_another_base_are_not_applied(
 
     assert reads.own_files() == 1  # batch_00004's, which that base lacks (batch_00007 is new)
     monkeypatch.undo()
-    clean_and_indexed(site, run_cli, tmp_path)
+    clean_and_indexed(site, run_cli, tmp_path, clean_build)
 
 
 def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
-    built_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     """A kept summary whose texts file is gone is made again, under the same key, into a new
     texts file: the index must hold the new one, or every later build finds the old one's
@@ -255,7 +267,7 @@ def test_a_batch_summarized_again_under_its_key_is_indexed_anew(
 
 
 def test_a_kept_batch_whose_pages_are_gone_is_not_loaded_again(
-    built_site: Path, run_cli: RunCli, tmp_path: Path
+    built_site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
 ) -> None:
     """Its pages gone from the site and the spare (a CI run that restored only the cache has
     no output folder at all), a kept summary is used as it is: the kernel renders its pages

@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import importlib.util
 import io
 import os
 import shutil
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
 from site_builder import cli
 from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.pipeline.staging.written import Stat, stats
+from tests.support.sites import RunCli, tree
 
 BENCH = Path(__file__).parents[2] / "bench" / "corpus.py"
 N = 51
@@ -94,3 +97,44 @@ def first_build(pristine: Path, folder: Path) -> FirstBuild:
     assert code == 0, err.getvalue()
     kept = at.rename(folder / "kept")
     return FirstBuild(kept=kept, at=at, files=stats(kept))
+
+
+NOT_INPUT = ("build", CACHE_DIR, "__pycache__")
+"""Folders of a site that are no input of its build: the output, the cache, compiled batches."""
+
+
+def inputs_digest(root: Path) -> str:
+    """A digest of every input of the site at ``root`` (each file's path and bytes, the
+    folders of :data:`NOT_INPUT` and ``.build.*`` left out) and of ``SOURCE_DATE_EPOCH``."""
+    digest = hashlib.sha256(os.environ.get("SOURCE_DATE_EPOCH", "").encode())
+    for path in sorted(root.rglob("*")):
+        parts = path.relative_to(root).parts
+        if any(part in NOT_INPUT for part in parts) or parts[0].startswith(".build") or not path.is_file():
+            continue
+        digest.update(b"\0".join(("/".join(parts).encode(), path.read_bytes(), b"")))
+    return digest.hexdigest()
+
+
+CleanBuild = Callable[[Path, RunCli, Path], dict[str, bytes]]
+
+
+@dataclass
+class CleanBuilds:
+    """What ``build --no-cache`` gives for each input the tests of a module arrive at, built
+    once per distinct input: the tests of the cache make the same edits (one paragraph of
+    ``batch_00004``, a damaged cache over unchanged inputs) and compare each rebuild with a
+    clean build of the same inputs. A build is a function of its inputs (byte-identical
+    output is tested on its own, whatever ``--jobs`` and the clock say), so the clean build
+    of equal inputs is the same bytes however often it is made."""
+
+    made: dict[str, dict[str, bytes]] = field(default_factory=dict)
+
+    def __call__(self, root: Path, run_cli: RunCli, folder: Path) -> dict[str, bytes]:
+        """The clean build of ``root``'s inputs (made into ``folder / "clean"`` if new)."""
+        key = inputs_digest(root)
+        if key not in self.made:
+            out = folder / "clean"
+            result = run_cli(["build", "--root", str(root), "--out", str(out), "--no-cache"])
+            assert result.code == 0, result.err
+            self.made[key] = tree(out)
+        return self.made[key]
