@@ -23,7 +23,7 @@ from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.search.shards import shard_count
 from site_builder.settings.project import Settings
 from tests.support import drafts_site
-from tests.support.corpus import CleanBuild, N, copied, corpus
+from tests.support.corpus import CleanBuild, N, copied, corpus, uncached_build
 from tests.support.drafts_site import BUILD_DATE, DRAFT, DUE, LATER, PUBLISHED, epoch
 from tests.support.sites import MakeSite, RunCli, tree
 
@@ -42,13 +42,6 @@ def stamps(folder: Path) -> dict[str, tuple[int, int]]:
             st = p.stat()
             found[p.relative_to(folder).as_posix()] = (st.st_mtime_ns, st.st_ino)
     return found
-
-
-def uncached_build(root: Path, run_cli: RunCli, out: Path) -> dict[str, bytes]:
-    """``build --no-cache`` into ``out``, made whatever was made before (unlike ``clean_build``)."""
-    result = run_cli(["build", "--root", str(root), "--out", str(out), "--no-cache"])
-    assert result.code == 0, result.err
-    return tree(out)
 
 
 def built(root: Path, run_cli: RunCli) -> str:

@@ -115,6 +115,13 @@ def inputs_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
+def uncached_build(root: Path, run_cli: RunCli, out: Path) -> dict[str, bytes]:
+    """``build --no-cache`` into ``out``, made whatever was made before (unlike :class:`CleanBuilds`)."""
+    result = run_cli(["build", "--root", str(root), "--out", str(out), "--no-cache"])
+    assert result.code == 0, result.err
+    return tree(out)
+
+
 CleanBuild = Callable[[Path, RunCli, Path], dict[str, bytes]]
 
 
@@ -133,8 +140,5 @@ class CleanBuilds:
         """The clean build of ``root``'s inputs (made into ``folder / "clean"`` if new)."""
         key = inputs_digest(root)
         if key not in self.made:
-            out = folder / "clean"
-            result = run_cli(["build", "--root", str(root), "--out", str(out), "--no-cache"])
-            assert result.code == 0, result.err
-            self.made[key] = tree(out)
+            self.made[key] = uncached_build(root, run_cli, folder / "clean")
         return self.made[key]
