@@ -138,7 +138,8 @@ def served(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     root = tmp_path_factory.mktemp("typography") / "site"
     (root / "articles").mkdir(parents=True)
     (root / "pyproject.toml").write_text(SETTINGS, "utf-8")
-    shutil.copy(ROOT / "articles/retry_decision.py", root / "articles/retry_decision.py")
+    for name in ("retry_decision.py", "_shown_source.py"):  # the article imports the helper
+        shutil.copy(ROOT / "articles" / name, root / "articles" / name)
     shutil.copytree(ROOT / "assets/retry_decision", root / "assets/retry_decision")
     (root / "articles/extremes.py").write_text(EXTREMES_BATCH, "utf-8")
     assert cli.main(["build", "--root", str(root), "--no-cache"]) == 0
