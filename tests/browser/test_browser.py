@@ -2,9 +2,9 @@
 
 The repository's own articles (Russian, Korean, English) are built once per module, served over
 real HTTP on 127.0.0.1 and driven through Playwright with Debian's Chromium. Nothing leaves the
-machine: every request to another host is aborted and reported as a failure. A failed check
-takes screenshots of the pages it failed on (the viewport and the whole page, in that mode)
-under the pytest temp dir, and its message names them.
+machine: no name but the server's resolves, and every request to another host is reported as
+a failure. A failed check takes screenshots of the pages it failed on (the viewport and the
+whole page, in that mode) under the pytest temp dir, and its message names them.
 """
 
 from __future__ import annotations
