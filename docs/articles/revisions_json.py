@@ -84,7 +84,12 @@ KEYS = [
         "Length of the visible body text, in Unicode code points: `contentHtml` without the sources "
         "section, tags replaced by spaces, entities decoded, runs of whitespace collapsed, trimmed.",
     ),
-    ("sources", "array of objects", "Each source as `{title, url, note}`, in the order cited."),
+    (
+        "sources",
+        "array of objects",
+        "Each source as `{title, url, note}`, in the order cited, and `quote` too for a source "
+        "that quotes its page (the key is absent otherwise).",
+    ),
     (
         "fixtures",
         "array of strings",
@@ -164,6 +169,7 @@ def the_schema() -> dict:
     patterns = {key: spec["pattern"] for key, spec in items["properties"].items() if "pattern" in spec}
     types = {key: items["properties"][key]["type"] for key in HISTORY}
     source_keys = items["properties"]["sources"]["items"]["required"]
+    every_source_key = items["properties"]["sources"]["items"]["properties"]
     return {
         "file": Path(str(schema_file)).relative_to(Path(str(package)).parent).as_posix(),
         "$schema": schema["$schema"],
@@ -171,6 +177,7 @@ def the_schema() -> dict:
         "required": items["required"],
         "additionalProperties": items["additionalProperties"],
         "sourceKeys": source_keys,
+        "optionalSourceKeys": sorted(set(every_source_key) - set(source_keys)),
         "historyKeyTypes": types,
         "checks": {
             "tableHasEveryKey": items["required"] == [key for key, _, _ in KEYS],
@@ -522,6 +529,7 @@ schema = json.loads(
                 ],
                 "additionalProperties": False,
                 "sourceKeys": ["title", "url", "note"],
+                "optionalSourceKeys": ["quote"],
                 "historyKeyTypes": {
                     "revision": "integer",
                     "revises": ["integer", "null"],

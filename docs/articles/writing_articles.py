@@ -735,6 +735,59 @@ def helper_module() -> dict:
     }
 
 
+# --- A source's quote
+
+QUOTED_BATCH = """\
+from site_builder import Source, paragraph, revision
+
+RFC9110 = Source(
+    title="RFC 9110: HTTP Semantics",
+    url="https://www.rfc-editor.org/rfc/rfc9110.html",
+    note="which methods are idempotent",
+    quote="PUT, DELETE, and safe request methods are idempotent.",
+)
+
+revisions = [
+    revision(
+        slug="quoted",
+        title="Quoted",
+        categories=["Demo"],
+        excerpt="A source with a quote.",
+        published="2026-12-01",
+        body=[paragraph("A retried PUT changes nothing more than the first one did.")],
+        sources=[RFC9110],
+    )
+]
+"""
+
+
+@fixture
+def quoted_source() -> dict:
+    """A source with a quote: its JSON, its markup; then the same quote made only of spaces."""
+    root = site({"articles/quoted.py": QUOTED_BATCH})
+    listed = run(root, "revisions")
+    (item,) = listed.json() if listed.code == 0 else [{}]
+    html = item.get("contentHtml", "")
+    blank = site(
+        {
+            "articles/quoted.py": QUOTED_BATCH.replace(
+                'quote="PUT, DELETE, and safe request methods are idempotent."', 'quote="   "'
+            )
+        }
+    )
+    checked = run(blank, "validate")
+    return {
+        "source": item.get("sources", [None])[0],
+        "sourcesSection": html[html.find("<ul>") :],
+        "blankQuote": checked.lines,
+        "checks": {
+            "listed": listed.code == 0,
+            "blockquoteUnderTheLink": "</a> — which methods are idempotent<blockquote" in html,
+            "blankIsAProblem": checked.code == 1,
+        },
+    }
+
+
 def _call(name: str, *args: object, **kwargs: object) -> str:
     """The call an author writes, spelled from the very values the fixture passes."""
     shown = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
@@ -1091,7 +1144,8 @@ writing = revision(
         heading("Citing sources"),
         paragraph(
             "`Source(title=..., url=..., note=...)` is what a revision cites. All three are keyword "
-            "arguments and all three are required and must not be empty; a forgotten one is a "
+            "arguments and all three are required and must not be empty (a fourth, `quote`, is "
+            "optional: below); a forgotten one is a "
             "problem at the `Source(` line, not an exception. The `url` follows the same rules as "
             "any link (below), and one revision may not cite the same URL twice. The number of "
             "sources each revision needs is the `min_sources` setting."
@@ -1111,6 +1165,36 @@ writing = revision(
                     'target="_blank" rel="noopener noreferrer">CommonMark Spec</a> '
                     "— what &quot;inline Markdown&quot; means here</li></ul>"
                 ),
+            },
+        ),
+        paragraph(
+            "A source may also carry a `quote`: the passage of the cited page your claim rests on, "
+            "copied as the page says it. Readers see it under the source as a quotation (a "
+            "`<blockquote>` whose `cite` is the source's address, its text escaped like every "
+            "other); importers get it as the source's `quote` key, which is absent when nothing is "
+            "quoted. Leave `quote` out rather than giving an empty one: a quote of only spaces, or "
+            "one that is not a string, is a problem at the `Source(` line."
+        ),
+        verified_output(
+            quoted_source,
+            expected={
+                "source": {
+                    "title": "RFC 9110: HTTP Semantics",
+                    "url": "https://www.rfc-editor.org/rfc/rfc9110.html",
+                    "note": "which methods are idempotent",
+                    "quote": "PUT, DELETE, and safe request methods are idempotent.",
+                },
+                "sourcesSection": (
+                    '<ul><li><a href="https://www.rfc-editor.org/rfc/rfc9110.html" target="_blank" '
+                    'rel="noopener noreferrer">RFC 9110: HTTP Semantics</a> — which methods are '
+                    'idempotent<blockquote cite="https://www.rfc-editor.org/rfc/rfc9110.html">PUT, '
+                    "DELETE, and safe request methods are idempotent.</blockquote></li></ul>"
+                ),
+                "blankQuote": [
+                    "articles/quoted.py:3: quoted: source 1 quote is only spaces; leave quote out to "
+                    "quote nothing",
+                    "1 problem found",
+                ],
             },
         ),
         heading("Text is inline Markdown"),

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from site_builder.authoring.escaping import attr, escape_text
-from site_builder.authoring.model import Revision
+from site_builder.authoring.model import Revision, Source
 
 _TAG = re.compile(r"<[^>]*>")
 _WIDE = re.compile(
@@ -37,10 +37,17 @@ def sources_html(revision: Revision, label: str, lang: str) -> str:
     space = _SPACE_BEFORE_DASH.get(lang.split("-")[0].lower(), " ")
     items = "".join(
         f'<li><a{attr("href", s.url)} target="_blank" rel="noopener noreferrer">'
-        f"{escape_text(s.title)}</a>{space}— {escape_text(s.note)}</li>"
+        f"{escape_text(s.title)}</a>{space}— {escape_text(s.note)}{_quoted(s)}</li>"
         for s in revision.sources
     )
     return f"<h2>{escape_text(label)}</h2>\n<ul>{items}</ul>"
+
+
+def _quoted(source: Source) -> str:
+    """The source's quote as a quotation under it, citing its address; nothing without one."""
+    if not source.quote:
+        return ""
+    return f"<blockquote{attr('cite', source.url)}>{escape_text(source.quote)}</blockquote>"
 
 
 def content_html(revision: Revision, label: str, lang: str) -> str:

@@ -79,15 +79,21 @@ class Source:
     """https/http (or another allowed URL); checked by validation, not here."""
     note: str
     """What this source supports, shown after the link."""
+    quote: str = ""
+    """A passage of the cited page that backs the claim, shown under the source as a
+    quotation; empty when nothing is quoted."""
     site: CallSite = field(compare=False, repr=False)
     """Where the source was written."""
     unknown: tuple[str, ...] = field(default=(), compare=False, repr=False)
     """The keywords given that a source does not have, sorted."""
 
-    def __init__(self, *, title: str = "", url: str = "", note: str = "", **unknown: object) -> None:
+    def __init__(
+        self, *, title: str = "", url: str = "", note: str = "", quote: str = "", **unknown: object
+    ) -> None:
         object.__setattr__(self, "title", title)
         object.__setattr__(self, "url", url)
         object.__setattr__(self, "note", note)
+        object.__setattr__(self, "quote", quote)
         object.__setattr__(self, "site", call_site())
         object.__setattr__(self, "unknown", tuple(sorted(unknown)))
 

@@ -71,7 +71,7 @@ def _field_texts(rev: Revision) -> list[_Text]:
     fields += [
         (src.site, f"source {n} {name}", str(getattr(src, name)))
         for n, src in rev.numbered_sources()
-        for name in ("title", "url", "note")
+        for name in ("title", "url", "note", "quote")
     ]
     return fields
 
@@ -184,6 +184,9 @@ def _sources(settings: Settings, rev: Revision) -> Iterator[Finding]:
 
 
 _SOURCE_FIELDS = ("title", "url", "note")
+"""The fields every source needs."""
+_SOURCE_KEYWORDS = (*_SOURCE_FIELDS, "quote")
+"""Every keyword a source takes: ``quote`` may be left out."""
 
 
 def _source_fields(number: int, source: Source) -> Iterator[Finding]:
@@ -191,11 +194,25 @@ def _source_fields(number: int, source: Source) -> Iterator[Finding]:
     (but one a misspelt keyword was meant for: that mistake is said once)."""
     meant = set()
     for name in source.unknown:
-        close = closest(name, _SOURCE_FIELDS)
+        close = closest(name, _SOURCE_KEYWORDS)
         meant.add(close)
-        hint = f"; did you mean {close!r}?" if close else f"; a source has {', '.join(_SOURCE_FIELDS)}"
+        hint = f"; did you mean {close!r}?" if close else f"; a source has {', '.join(_SOURCE_KEYWORDS)}"
         yield source.site, "source-field", f"source {number} has no field {name!r}{hint}"
     for name in _SOURCE_FIELDS:
         value = getattr(source, name)
         if name not in meant and (not isinstance(value, str) or not value.strip()):
             yield source.site, "source-field", f"source {number} needs a non-empty {name}"
+    yield from _source_quote(number, source)
+
+
+def _source_quote(number: int, source: Source) -> Iterator[Finding]:
+    """A quote that is given but is no text, or only spaces (left out, it is no quote)."""
+    quote = source.quote
+    if not isinstance(quote, str):
+        yield source.site, "source-field", f"source {number} quote must be text, not {type(quote).__name__}"
+    elif quote and not quote.strip():
+        yield (
+            source.site,
+            "source-field",
+            f"source {number} quote is only spaces; leave quote out to quote nothing",
+        )

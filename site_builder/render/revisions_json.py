@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any
 
 from site_builder.authoring.body import body_html, body_text, content_html, reading_minutes
-from site_builder.authoring.model import Block, Revision
+from site_builder.authoring.model import Block, Revision, Source
 from site_builder.model.batches import fixture_id
 from site_builder.model.moments import day, has_time, timestamp
 from site_builder.settings.project import Settings
@@ -42,7 +42,7 @@ def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, ob
         "published": rev.published,
         "batch": batch,
         "bodyChars": len(text),
-        "sources": [{"title": s.title, "url": s.url, "note": s.note} for s in rev.sources],
+        "sources": [_source(s) for s in rev.sources],
         "fixtures": list(dict.fromkeys(fixtures)),
         "draft": rev.draft,
         # Where it stands in its article's history: set here for a first revision; a later
@@ -52,6 +52,15 @@ def revision_dict(rev: Revision, batch: str, settings: Settings) -> dict[str, ob
         "changes": rev.changes_html if rev.later else None,
         **_revised(rev.revised),
     }
+
+
+def _source(source: Source) -> dict[str, str]:
+    """A source as JSON: its title, address and note, and its quote when it has one (the key
+    is left out without one, so a source written before quotes existed reads as it did)."""
+    data = {"title": source.title, "url": source.url, "note": source.note}
+    if source.quote:
+        data["quote"] = source.quote
+    return data
 
 
 def _revised(revised: str | None) -> dict[str, str | None]:

@@ -205,6 +205,19 @@ def test_hostile_text_in_sources_section_stays_text(slot: str, text: str) -> Non
 
 
 @pytest.mark.parametrize("text", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_a_hostile_quote_and_the_address_it_cites_stay_text(text: str) -> None:
+    """The quote is the blockquote's text, whatever it holds; the source's address, whatever
+    its query holds, is its ``cite`` as it was typed."""
+    source = Source(title="Title", url="https://a.example/?q=" + text, note="Note", quote=text)
+    soup = parse(_content(source))
+    link = {"href": source.url, "target": "_blank", "rel": "noopener noreferrer"}
+    shape = [("p", {}), ("h2", {}), ("ul", {}), ("li", {}), ("a", link), ("blockquote", {"cite": source.url})]
+    assert elements(soup) == shape
+    assert soup.blockquote is not None
+    assert soup.blockquote.get_text() == text
+
+
+@pytest.mark.parametrize("text", list(HOSTILE.values()), ids=list(HOSTILE))
 def test_hostile_sources_label_stays_text(text: str) -> None:
     soup = parse(_content(Source(title="T", url="https://a.example/", note="N"), label=text))
     assert soup.h2 is not None

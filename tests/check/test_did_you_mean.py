@@ -267,7 +267,10 @@ def test_a_helper_call_that_does_not_fit_is_a_problem_at_its_line_beside_the_bat
     [
         # Not also that the title is empty: one mistake, one line.
         ('Source(titel="B",', "source 2 has no field 'titel'; did you mean 'title'?"),
-        ('Source(title="B", author="Ann",', "source 2 has no field 'author'; a source has title, url, note"),
+        (
+            'Source(title="B", author="Ann",',
+            "source 2 has no field 'author'; a source has title, url, note, quote",
+        ),
     ],
     ids=["misspelt", "far-from-every-field"],
 )

@@ -353,9 +353,18 @@ def test_every_feature_shows_in_the_build(matrix: Matrix, base: str) -> None:
     assert "Front page" in [a.get_text(strip=True) for a in soup(out, "404.html").select("main a")]
     # Batch B shows batch A's fixture; the mark links to its def in the repository.
     marks = [a["href"] for a in page.select(".proof a")]
-    assert marks == ["https://github.com/example/all-features/blob/main/articles/a_2020_en.py#L31"]
+    assert marks == ["https://github.com/example/all-features/blob/main/articles/a_2020_en.py#L34"]
     # Covers: SVG ones drawn as PNGs for social sites, the raster one shared as it is.
     assert (out / "og/growing/cover.svg.png").is_file() and (out / "og/keys/cover.svg.png").is_file()
+    # A source's quote: under the source, citing its address, and in revisions.json.
+    quoted = soup(out, "articles/retry-basics/index.html").select("li > blockquote")
+    assert [(q["cite"], q.get_text()[:37]) for q in quoted] == [
+        ("https://www.rfc-editor.org/rfc/rfc9110.html", 'A request method is considered "idemp')
+    ]
+    basics = next(
+        d for d in json.loads((out / "revisions.json").read_text("utf-8")) if d["slug"] == "retry-basics"
+    )
+    assert [s.get("quote", "")[:12] for s in basics["sources"]] == ["A request me", ""]
     shared = soup(out, "articles/retry-basics/index.html").select_one('meta[property="og:image"]')
     assert shared["content"] == f"{url}assets/basics/cover.png"
     # A correction made the day the article was published: its time orders the two on the page,

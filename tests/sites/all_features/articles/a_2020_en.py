@@ -16,7 +16,10 @@ from site_builder import (
 
 SOURCES = [
     Source(title="RFC 9110: HTTP Semantics", url="https://www.rfc-editor.org/rfc/rfc9110.html",
-           note="which methods are idempotent"),
+           note="which methods are idempotent",
+           quote='A request method is considered "idempotent" if the intended effect on the server '
+                 "of multiple identical requests with that method is the same as the effect for a "
+                 "single such request."),
     Source(title="RFC 3986: URI Generic Syntax", url="https://www.rfc-editor.org/rfc/rfc3986",
            note="relative references & fragments"),
 ]
