@@ -47,7 +47,7 @@ def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
     imported = _imported(path, name, problem)
     if isinstance(imported, Problem):
         return None, imported
-    module, imports = imported
+    module, imports, helpers = imported
     listed = _revisions_of(module, path, problem)
     if isinstance(listed, Problem):
         return None, listed
@@ -58,7 +58,12 @@ def load_batch(path: Path, root: Path) -> tuple[Batch | None, Problem | None]:
     )
     fixtures += helper_fixtures(good, path.parent)
     return Batch(
-        name=name, path=path.resolve(), revisions=good, fixtures=tuple(fixtures), imports=imports
+        name=name,
+        path=path.resolve(),
+        revisions=good,
+        fixtures=tuple(fixtures),
+        imports=imports,
+        helpers=helpers,
     ), found
 
 
@@ -66,8 +71,11 @@ _Say = Callable[[int, str, str], Problem]
 """A problem of the batch being loaded, from its line, rule and message."""
 
 
-def _imported(path: Path, name: str, problem: _Say) -> tuple[ModuleType, tuple[str, ...]] | Problem:
-    """The batch module imported and the other batches it imported, or what stopped it."""
+def _imported(
+    path: Path, name: str, problem: _Say
+) -> tuple[ModuleType, tuple[str, ...], tuple[str, ...]] | Problem:
+    """The batch module imported, the other batches and the helper modules it imported, or
+    what stopped it."""
     not_utf8 = _non_utf8(path)
     if not_utf8:
         return problem(not_utf8[0], "import", f"cannot import: the file is not valid UTF-8 ({not_utf8[1]})")
@@ -131,13 +139,14 @@ def forget(batch: Batch) -> None:
     ``linecache`` (read to place a fixture's ``def``): a worker that imports thousands
     of batches would otherwise keep every one of them, and their revisions, alive."""
     sys.modules.pop(MODULE_PREFIX + batch.name, None)
-    for name in batch.imports:  # imported afresh by the next batch that imports it: never stale
+    for name in (*batch.imports, *batch.helpers):  # imported afresh by the next batch: never stale
         sys.modules.pop(name, None)
     linecache.cache.pop(str(batch.path), None)
 
 
-def _import(path: Path, module_name: str) -> tuple[ModuleType, tuple[str, ...]]:
-    """The module, and the other batches of its folder it imported."""
+def _import(path: Path, module_name: str) -> tuple[ModuleType, tuple[str, ...], tuple[str, ...]]:
+    """The module, the other batches of its folder it imported, and the helper modules of
+    the folder it loaded."""
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path.name}")
@@ -155,10 +164,31 @@ def _import(path: Path, module_name: str) -> tuple[ModuleType, tuple[str, ...]]:
     except BaseException:
         sys.modules.pop(module_name, None)
         _drop_batches(sys.modules.keys() - before, path.parent)
+        for name in _helpers(sys.modules.keys() - before, path.parent):
+            sys.modules.pop(name, None)
         raise
     finally:
         sys.path.remove(folder)
-    return module, _drop_batches(sys.modules.keys() - before - {module_name}, path.parent, keep=True)
+    loaded = sys.modules.keys() - before - {module_name}
+    return module, _drop_batches(loaded, path.parent, keep=True), _helpers(loaded, path.parent)
+
+
+def _helpers(names: Iterable[str], folder: Path) -> tuple[str, ...]:
+    """The modules among ``names`` whose file lies under ``folder`` and is no batch of it (a
+    ``_x.py`` beside the batches, or a module in a folder below), sorted."""
+    folder = folder.resolve()
+    found = []
+    for name in names:
+        file = getattr(sys.modules.get(name), "__file__", None)
+        where = Path(file).resolve() if isinstance(file, str) else None
+        if where is not None and where.is_relative_to(folder) and not _is_batch(where, folder):
+            found.append(name)
+    return tuple(sorted(found))
+
+
+def _is_batch(file: Path, folder: Path) -> bool:
+    """Whether ``file`` (resolved) is a batch module of the articles ``folder`` (resolved)."""
+    return file.parent == folder and not file.name.startswith("_")
 
 
 def _drop_batches(names: Iterable[str], folder: Path, *, keep: bool = False) -> tuple[str, ...]:

@@ -30,6 +30,10 @@ class Batch:
     imports: tuple[str, ...] = ()
     """The other batches it imported (``from retry_2020_06 import SOURCES``), by name: what it
     says depends on them too, so a kept summary of it holds only while they are unchanged."""
+    helpers: tuple[str, ...] = ()
+    """The helper modules of the articles folder its import loaded (``from _shared import
+    x``), by module name: forgotten with it, so a worker that lives on (``serve``'s) reads a
+    helper afresh for the next batch, as it is on disk then, not as it was first imported."""
 
 
 def relative_to_root(root: Path, path: str | Path) -> str:

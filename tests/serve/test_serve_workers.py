@@ -74,6 +74,38 @@ def test_serve_imports_each_edit_in_workers_it_keeps(make_site: MakeSite) -> Non
         assert server.process.pid not in importers, "an edit was imported in serve's own process"
 
 
+HELPER_USER = (
+    HEADER
+    + """
+from _words import WORDS
+
+SRC = [Source(title="One", url="https://example.org/one", note="the first"),
+       Source(title="Two", url="https://example.org/two", note="the second")]
+
+revisions = [revision(slug="live-article", title="Live", categories=["Misc"], excerpt="Live.",
+                      published="2024-01-01", sources=SRC, body=[paragraph(WORDS)])]
+"""
+)
+
+
+def test_serve_reads_an_edited_helper_module_afresh_in_the_workers_it_keeps(make_site: MakeSite) -> None:
+    """A helper beside the batches (``_words.py``) edited while serve runs: the next page shows
+    the helper as it is now. A kept worker had it in its modules from the first build and, until
+    a batch's helpers were forgotten with it, showed the first words after every edit."""
+    root = make_site(
+        {ARTICLE: HELPER_USER, OTHER: OTHER_BATCH, "articles/_words.py": 'WORDS = "First words, before any edit."\n'}
+    )
+    with serving(root, "--port", "0") as server:
+        base = serving_address(server, SERVING).group(1)
+        for version, words in enumerate(("Second words, edited.", "Third words, edited again."), 2):
+            replace_file(root, "articles/_words.py", f"WORDS = {words!r}\n")
+            wait_for(
+                f"version {version}", lambda v=version: state_when(base, lambda s: s["version"] == v), server
+            )
+            status, html = get(base + "articles/live-article/")
+            assert status == 200 and words in html, f"version {version} does not show {words!r}"
+
+
 def test_serve_killed_leaves_no_worker_behind(make_site: MakeSite, tmp_path: Path) -> None:
     """SIGKILL gives serve no chance to stop its workers: they watch it and end on their
     own, and so does the forkserver that started them (a worker held its lifeline)."""
