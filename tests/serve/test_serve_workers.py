@@ -92,9 +92,8 @@ def test_serve_reads_an_edited_helper_module_afresh_in_the_workers_it_keeps(make
     """A helper beside the batches (``_words.py``) edited while serve runs: the next page shows
     the helper as it is now. A kept worker had it in its modules from the first build and, until
     a batch's helpers were forgotten with it, showed the first words after every edit."""
-    root = make_site(
-        {ARTICLE: HELPER_USER, OTHER: OTHER_BATCH, "articles/_words.py": 'WORDS = "First words, before any edit."\n'}
-    )
+    first = 'WORDS = "First words, before any edit."\n'
+    root = make_site({ARTICLE: HELPER_USER, OTHER: OTHER_BATCH, "articles/_words.py": first})
     with serving(root, "--port", "0") as server:
         base = serving_address(server, SERVING).group(1)
         for version, words in enumerate(("Second words, edited.", "Third words, edited again."), 2):
