@@ -15,6 +15,7 @@ import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
+from typing import Literal
 
 from site_builder.authoring.model import Block, Fixture, Revision
 from site_builder.check.import_errors import import_message
@@ -129,9 +130,7 @@ def _in_helper(fx: Fixture, folder: Path) -> bool:
     file = getattr(module, "__file__", None)
     if module is None or not isinstance(file, str) or getattr(module, fx.name, None) is not fx:
         return False
-    where = Path(file).resolve()
-    inside = where.is_relative_to(folder.resolve())
-    return inside and not (where.parent == folder.resolve() and not where.name.startswith("_"))
+    return _kind(Path(file), folder.resolve()) == "helper"
 
 
 def forget(batch: Batch) -> None:
@@ -163,51 +162,35 @@ def _import(path: Path, module_name: str) -> tuple[ModuleType, tuple[str, ...], 
         spec.loader.exec_module(module)
     except BaseException:
         sys.modules.pop(module_name, None)
-        _drop_batches(sys.modules.keys() - before, path.parent)
-        for name in _helpers(sys.modules.keys() - before, path.parent):
+        batches, helpers = _of_folder(sys.modules.keys() - before, path.parent)
+        for name in (*batches, *helpers):  # a failed import leaves nothing of the folder behind
             sys.modules.pop(name, None)
         raise
     finally:
         sys.path.remove(folder)
-    loaded = sys.modules.keys() - before - {module_name}
-    return module, _drop_batches(loaded, path.parent, keep=True), _helpers(loaded, path.parent)
+    return module, *_of_folder(sys.modules.keys() - before - {module_name}, path.parent)
 
 
-def _helpers(names: Iterable[str], folder: Path) -> tuple[str, ...]:
-    """The modules among ``names`` whose file lies under ``folder`` and is no batch of it (a
-    ``_x.py`` beside the batches, or a module in a folder below), sorted."""
+def _of_folder(names: Iterable[str], folder: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The batches of the articles ``folder`` among the modules ``names``, and its helper
+    modules among them (``_x.py`` beside the batches, or a module in a folder below), each
+    sorted."""
     folder = folder.resolve()
-    found = []
+    found: dict[str, list[str]] = {"batch": [], "helper": []}
     for name in names:
         file = getattr(sys.modules.get(name), "__file__", None)
-        where = Path(file).resolve() if isinstance(file, str) else None
-        if where is not None and where.is_relative_to(folder) and not _is_batch(where, folder):
-            found.append(name)
-    return tuple(sorted(found))
+        if isinstance(file, str) and (kind := _kind(Path(file), folder)) is not None:
+            found[kind].append(name)
+    return tuple(sorted(found["batch"])), tuple(sorted(found["helper"]))
 
 
-def _is_batch(file: Path, folder: Path) -> bool:
-    """Whether ``file`` (resolved) is a batch module of the articles ``folder`` (resolved)."""
-    return file.parent == folder and not file.name.startswith("_")
-
-
-def _drop_batches(names: Iterable[str], folder: Path, *, keep: bool = False) -> tuple[str, ...]:
-    """The batches of ``folder`` among the modules ``names`` (a helper module, ``_x.py``, is
-    none), sorted; removed from ``sys.modules`` unless ``keep``."""
-    found = []
-    folder = folder.resolve()
-    for name in names:
-        file = getattr(sys.modules.get(name), "__file__", None)
-        if (
-            isinstance(file, str)
-            and Path(file).resolve().parent == folder
-            and not Path(file).name.startswith("_")
-        ):
-            found.append(name)
-    if not keep:
-        for name in found:
-            sys.modules.pop(name, None)
-    return tuple(sorted(found))
+def _kind(file: Path, folder: Path) -> Literal["batch", "helper"] | None:
+    """What the module ``file`` is to the articles ``folder`` (resolved): one of its batches,
+    one of its helper modules, or neither (it lies outside)."""
+    where = file.resolve()
+    if not where.is_relative_to(folder):
+        return None
+    return "batch" if where.parent == folder and not where.name.startswith("_") else "helper"
 
 
 def _syntax_message(exc: SyntaxError) -> str:

@@ -71,7 +71,7 @@ def _field_texts(rev: Revision) -> list[_Text]:
     fields += [
         (src.site, f"source {n} {name}", str(getattr(src, name)))
         for n, src in rev.numbered_sources()
-        for name in ("title", "url", "note", "quote")
+        for name in _SOURCE_KEYWORDS
     ]
     return fields
 
