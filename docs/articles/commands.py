@@ -1,4 +1,4 @@
-"""Documentation: the five commands, their options, exit codes and outputs."""
+"""Documentation: the commands, their options, exit codes and outputs."""
 
 import hashlib
 import json
@@ -25,7 +25,7 @@ from site_builder import (
     verified_output,
 )
 
-COMMANDS = ("build", "validate", "verify", "revisions", "serve", "init", "new")
+COMMANDS = ("build", "validate", "verify", "revisions", "serve", "check-sources", "init", "new")
 
 EFFECTS = """\
 from site_builder import Source, fixture, paragraph, revision, verified_output
@@ -543,12 +543,14 @@ commands = revision(
     slug="commands",
     title="Commands",
     categories=["Reference"],
-    excerpt="build, validate, verify, revisions and serve: what each does, its options and its output.",
+    excerpt="build, validate, verify, revisions, serve and check-sources: what each does, its options "
+    "and its output.",
     published="2026-12-01",
     body=[
         paragraph(
-            "Everything site_builder does goes through one command, `site-builder`, with five "
-            "subcommands. `python -m site_builder` is the same program, handy where the "
+            "Everything site_builder does goes through one command, `site-builder`, with six "
+            "subcommands, and two that make a site and an article ([init and new](#init-and-new)). "
+            "`python -m site_builder` is the same program, handy where the "
             "console script is not on the `PATH`."
         ),
         data_table(
@@ -569,6 +571,12 @@ commands = revision(
                     "builds into the cache, serves it, rebuilds on change",
                     "the cache (its `serve/` folder too)",
                     "yes",
+                ],
+                [
+                    "`check-sources`",
+                    "asks every cited page whether it still answers and holds its quote",
+                    "its kept answers, in the cache",
+                    "no",
                 ],
             ],
         ),
@@ -661,6 +669,21 @@ commands = revision(
                         "every address, to open the site from a phone on the same network)",
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
+                        "--no-wait": NO_WAIT,
+                    },
+                },
+                "check-sources": {
+                    "usage": "usage: site-builder check-sources [-h] [--root DIR] "
+                    "[--format {text,json,github}] [--timeout S] [--drafts] [--future] [--no-wait]",
+                    "options": {
+                        "-h, --help": "show this help message and exit",
+                        "--root DIR": ROOT,
+                        "--format {text,json,github}": "text on stderr (default), or json / GitHub "
+                        "annotations on stdout",
+                        "--timeout S": "seconds to wait to connect, and for each read of an answer "
+                        "(default 10)",
+                        "--drafts": "check the sources of drafts too",
+                        "--future": "check the sources of scheduled revisions too",
                         "--no-wait": NO_WAIT,
                     },
                 },
@@ -1042,12 +1065,24 @@ commands = revision(
             "(`https://me.github.io/notes/`), `serve` serves it below that path, and its 404 page "
             "is the one built for it, with its links and stylesheet below the path too."
         ),
+        heading("check-sources"),
+        paragraph(
+            "`site-builder check-sources` is the one command that uses the network: it asks every "
+            "source of each article's latest revision whether its address still answers and, for "
+            "a source with a `quote`, whether the page still holds the quote. Each finding is a "
+            "problem at the line of its `Source(`, printed as `validate` prints problems "
+            "(`--format`), with the same exit codes. `--timeout S` sets how long to wait for a "
+            "server (10 seconds by default). What servers answered is kept in the cache for "
+            "`source_max_age` days. [Checking sources](/articles/checking-sources/) shows it "
+            "at work and says how it asks, what it matches and what it keeps."
+        ),
         heading("One command at a time: --no-wait"),
         paragraph(
             "Commands that use a site's cache or a build's staging folder take turns: `build` "
             "(with `--no-cache` too, since it still stages the new site beside the output "
             "folder), each build `serve` makes, `validate` and `revisions` (unless `--no-cache`: "
-            "then they use neither) and `new`, which reads the cache for the slugs taken. Each "
+            "then they use neither), `new`, which reads the cache for the slugs taken, and "
+            "`check-sources`, which reads it and keeps its answers there. Each "
             "holds a lock on the site while it runs — one lock for the site, whichever `--out` a "
             "build writes to, since every output folder of a site shares its cache. A command that "
             "finds the lock taken says so once, naming the process that has it, and waits; with "
@@ -1292,7 +1327,7 @@ commands = revision(
                     "publish": {
                         "exit": 2,
                         "says": "site-builder: error: unknown command 'publish' (commands: validate, "
-                        "verify, build, serve, revisions, init, new)",
+                        "verify, build, serve, revisions, check-sources, init, new)",
                     },
                     "build --out .": {
                         "exit": 2,

@@ -298,8 +298,9 @@ deploying = revision(
                 "a folder of this machine": {
                     "requirement": "site-builder @ file:///home/you/site_builder",
                     "note": "this site-builder was installed from this machine "
-                    "(file:///home/you/site_builder), which GitHub's runners cannot reach: in both "
-                    'jobs of .github/workflows/site.yml, change "site-builder @ '
+                    "(file:///home/you/site_builder), which GitHub's runners cannot reach: in "
+                    ".github/workflows/ (site.yml, both jobs, and sources.yml), change "
+                    '"site-builder @ '
                     'file:///home/you/site_builder" to a requirement they can install, e.g. '
                     '"site-builder @ git+https://github.com/OWNER/REPOSITORY@TAG"',
                 },

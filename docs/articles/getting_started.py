@@ -42,7 +42,7 @@ def starting_a_site() -> dict:
     return {
         "stderr": [line for line in said if not line.startswith("note: ")],
         "checks": {
-            "fiveFiles": len(written) == 5,
+            "sixFiles": len(written) == 6,
             "everyFileExists": all((root / name).is_file() for name in written),
             "aNoteExactlyWhenCiCannotInstallIt": len(note) == (origin().note is not None)
             and all(origin().requirement in line or "push that commit" in line for line in note),
@@ -187,6 +187,7 @@ python3 -m venv ~/.venvs/site-builder
                     "wrote mysite/pyproject.toml",
                     "wrote mysite/.gitignore",
                     "wrote mysite/.github/workflows/site.yml",
+                    "wrote mysite/.github/workflows/sources.yml",
                     "wrote mysite/articles/first_article.py",
                     "wrote mysite/assets/first-article/how-a-page-is-made.svg",
                     "next:",
@@ -216,6 +217,11 @@ python3 -m venv ~/.venvs/site-builder
                 [
                     "`.github/workflows/site.yml`",
                     "validates pull requests; builds and deploys the default branch to GitHub Pages",
+                ],
+                [
+                    "`.github/workflows/sources.yml`",
+                    "once a week, asks every cited page whether it still answers and holds its quote "
+                    "([Checking sources](/articles/checking-sources/#in-ci))",
                 ],
             ],
         ),

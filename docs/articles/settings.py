@@ -117,6 +117,14 @@ KEYS = [
         "`revisions.json` holds every revision, the sitemap and the list pages every article.",
     ),
     (
+        "source_max_age",
+        "int",
+        "7",
+        "Days `check-sources` trusts a page it fetched: a run within them asks no server again, a "
+        "later one asks whether the page changed. 0: ask every time "
+        "([Checking sources](/articles/checking-sources/#what-it-keeps)).",
+    ),
+    (
         "labels",
         "dict",
         "{}",
@@ -469,6 +477,7 @@ sources_heading = { en = "Further reading" }
                     "source_uri": "blob/main/",
                     "author": "",
                     "feed_limit": 50,
+                    "source_max_age": 7,
                     "labels": {},
                 },
                 "required": ["base_url", "title"],
@@ -503,7 +512,8 @@ sources_heading = { en = "Further reading" }
                     "pyproject.toml:17: settings: source_uri must be str, not bool",
                     "pyproject.toml:18: settings: author must be str, not bool",
                     "pyproject.toml:19: settings: feed_limit must be int, not bool",
-                    "pyproject.toml:20: settings: labels must be dict, not bool",
+                    "pyproject.toml:20: settings: source_max_age must be int, not bool",
+                    "pyproject.toml:21: settings: labels must be dict, not bool",
                 ],
                 "articleProblems": [
                     "articles/demo.py:10: demo: body is 55 characters; at least 5,000 are required",

@@ -26,6 +26,7 @@ from site_builder.check.link_lines import link_site
 from site_builder.check.revision_fields import revision_findings
 from site_builder.errors import Problem
 from site_builder.model.batches import Batch, fixture_id, problem_at
+from site_builder.model.cited import Cited, web_address
 from site_builder.model.layout import article_url
 from site_builder.model.moments import day
 from site_builder.model.page_ids import content_ids
@@ -69,6 +70,8 @@ class Refs:
     """Images its pages show (covers, ``<img>`` in the body): (where, subject, URL as written)."""
     steps: tuple[Step, ...] = ()
     """What the history rules need of each revision, in list order."""
+    cited: tuple[tuple[Cited, ...], ...] = ()
+    """Each revision's web sources, in list order (as ``slugs``): what ``check-sources`` fetches."""
 
 
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
@@ -113,6 +116,7 @@ def _revision_refs(root: Path, settings: Settings, rev: Revision) -> tuple[list[
         spellings=tuple((c, rev.site, subject) for c in rev.categories if c.strip()),
         images=tuple((where, subject, url) for where, url in shown_images(rev)),
         steps=(Step.of(rev),),
+        cited=(_cited(rev),),
     )
     return problems + url_problems, refs
 
@@ -153,6 +157,15 @@ def _verified_outputs(
             )
             claims.append(claim)
     return tuple(uses), tuple(claims)
+
+
+def _cited(rev: Revision) -> tuple[Cited, ...]:
+    """The revision's sources with a web address the URL policy accepts."""
+    return tuple(
+        Cited(source.site, source.url.strip(), source.quote if isinstance(source.quote, str) else "")
+        for source in rev.sources
+        if isinstance(source.url, str) and web_address(source.url) and not check_url(source.url).error
+    )
 
 
 def _article_ids(settings: Settings, rev: Revision) -> tuple[str, tuple[str, ...]]:

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any, cast
 
 from site_builder import __version__
+from site_builder.cli.sources import add_options
 from site_builder.errors import did_you_mean
 from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.starter.commands import add_commands
 
-LOCKING = ("build", "validate", "revisions", "serve", "new")
+LOCKING = ("build", "validate", "revisions", "serve", "new", "check-sources")
 """The commands that use the site's cache or staging folders, one at a time per site
 (:mod:`site_builder.pipeline.site_lock`): they wait for one another, or fail with ``--no-wait``."""
 
@@ -68,12 +69,7 @@ def command_parser(handlers: Mapping[str, object]) -> tuple[Parser, dict[str, Pa
         "check every revision and run every fixture; write nothing",
         handlers["validate"],
     )
-    validate.add_argument(
-        "--format",
-        choices=("text", "json", "github"),
-        default="text",
-        help="text on stderr (default), or json / GitHub annotations on stdout",
-    )
+    _formats(validate)
 
     verify = _command(commands, "verify", "run fixtures and print their results as JSON", handlers["verify"])
     verify.add_argument("ids", nargs="*", metavar="ID", help="fixture ids MODULE:FUNCTION (default: all)")
@@ -114,6 +110,14 @@ def command_parser(handlers: Mapping[str, object]) -> tuple[Parser, dict[str, Pa
         "--indent", type=int, default=2, metavar="N", help="indent (0: one line; default 2)"
     )
     revisions.add_argument("--latest", action="store_true", help="only the latest revision of each article")
+    check_sources = _command(
+        commands,
+        "check-sources",
+        "ask every source of the latest revisions whether it still answers and holds its quote",
+        handlers["check-sources"],
+    )
+    _formats(check_sources)
+    add_options(check_sources)
     no_cache = {  # what --no-cache means differs: only build writes the cache; revisions runs no fixture
         build: f"neither read nor write {CACHE_DIR}/: load every batch, run every fixture, render every page",
         validate: f"do not read {CACHE_DIR}/ (validate never writes it): load every batch, run every fixture",
@@ -147,6 +151,15 @@ def _command(
     )
     sub.set_defaults(handler=handler, site=True)
     return sub
+
+
+def _formats(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="text on stderr (default), or json / GitHub annotations on stdout",
+    )
 
 
 def _number(text: str, low: int = 1, high: int | None = None) -> int:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from site_builder.cli.arguments import LOCKING, command_parser
-from site_builder.cli.printing import annotation, left_out, out, problem_dict, report
+from site_builder.cli.printing import left_out, out, problems_as, report
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
 from site_builder.language.english import count
 from site_builder.model.schedule import Omitted, Schedule
@@ -48,7 +48,14 @@ lock): 128 + SIGINT, as a shell reports a command Ctrl-C ended."""
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit code."""
     parser, commands = command_parser(
-        {"validate": _validate, "verify": _verify, "build": _build, "serve": _serve, "revisions": _revisions}
+        {
+            "validate": _validate,
+            "verify": _verify,
+            "build": _build,
+            "serve": _serve,
+            "revisions": _revisions,
+            "check-sources": _check_sources,
+        }
     )
     try:
         args = parser.parse(sys.argv[1:] if argv is None else argv, commands)
@@ -121,18 +128,29 @@ def _check(project: Project, args: argparse.Namespace, *, run: bool, scratch: Pa
 def _validate(args: argparse.Namespace, project: Project) -> int:
     with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
         checked = _check(project, args, run=True, scratch=Path(scratch))
-    if args.format == "json":
-        out(json.dumps([problem_dict(p) for p in checked.problems], ensure_ascii=False, indent=2) + "\n")
-    elif args.format == "github":
-        out("".join(annotation(p) + "\n" for p in checked.problems))
-    else:
-        report(checked.problems)
+    problems_as(args.format, checked.problems)
     failed = errors_in(checked.problems)
     if not failed:
         revisions, fixtures = count(checked.validated, "revision"), count(len(checked.outcomes), "fixture")
         print(f"ok: {revisions} valid, {fixtures} passed", file=sys.stderr)
         left_out(checked.omitted(), "a build leaves out")
     return 1 if failed else 0
+
+
+def _check_sources(args: argparse.Namespace, project: Project) -> int:
+    from site_builder.cli.sources import ask_about, latest_citations, summary
+
+    with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
+        checked = _check(project, args, run=False, scratch=Path(scratch))
+        if errors_in(checked.problems):
+            problems_as(args.format, checked.problems)
+            print("check-sources reads a valid site only: nothing was asked", file=sys.stderr)
+            return 1
+        citations = latest_citations(checked)
+    asked = ask_about(project, citations, args.timeout)
+    problems_as(args.format, asked.problems)
+    summary(asked)
+    return 1 if errors_in(asked.problems) else 0
 
 
 def _build(args: argparse.Namespace, project: Project) -> int:

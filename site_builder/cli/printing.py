@@ -4,6 +4,7 @@ line speaks English, every count in its plural form (``1 problem``, ``2 problems
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 
@@ -22,6 +23,17 @@ def report(problems: Sequence[Problem]) -> None:
         counts.append(count(warnings, "warning"))
     if counts:
         print(f"{' and '.join(counts)} found", file=sys.stderr)
+
+
+def problems_as(form: str, problems: Sequence[Problem]) -> None:
+    """``problems`` as ``--format`` asks: text on stderr (:func:`report`), or JSON or GitHub
+    Actions annotations on stdout."""
+    if form == "json":
+        out(json.dumps([problem_dict(p) for p in problems], ensure_ascii=False, indent=2) + "\n")
+    elif form == "github":
+        out("".join(annotation(p) + "\n" for p in problems))
+    else:
+        report(problems)
 
 
 def left_out(omitted: Omitted, lead: str = "left out") -> None:

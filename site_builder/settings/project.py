@@ -100,6 +100,8 @@ class Settings:
     """The feed's and the pages' author; empty: the site title (an organisation in JSON-LD)."""
     feed_limit: int = count(50, at_least_one)
     """The feed holds this many newest revisions; ``revisions.json`` holds every one."""
+    source_max_age: int = count(7, not_negative)
+    """Days ``check-sources`` trusts a page it fetched before asking its server again (0: every run)."""
     labels: dict[str, Table] = setting({}, read=_labels)  # noqa: RUF009 (a Field: its own dict)
     """The site's own chrome words (``[tool.site_builder.labels.LANG]``): a language added or changed."""
 

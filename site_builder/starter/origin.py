@@ -70,9 +70,10 @@ def from_folder(folder: Path) -> Origin:
     server = _server_url(remote) if remote else None
     if server and commit:
         note = (
-            f"the workflow installs site-builder from {server} at commit {commit[:12]}, the one "
+            f"the workflows install site-builder from {server} at commit {commit[:12]}, the one "
             f"checked out in {folder}, where this site-builder was installed from: push that "
-            "commit there, or change the requirement in both jobs of .github/workflows/site.yml"
+            "commit there, or change the requirement in .github/workflows/ (site.yml, both jobs, "
+            "and sources.yml)"
         )
         return Origin(f"{NAME} @ git+{server}@{commit}", note)
     requirement = f"{NAME} @ {folder.resolve().as_uri()}"
@@ -82,7 +83,8 @@ def from_folder(folder: Path) -> Origin:
 def _unreachable(requirement: str) -> str:
     return (
         f"this site-builder was installed from this machine ({requirement.partition(' @ ')[2]}), "
-        "which GitHub's runners cannot reach: in both jobs of .github/workflows/site.yml, change "
+        "which GitHub's runners cannot reach: in .github/workflows/ (site.yml, both jobs, and "
+        "sources.yml), change "
         f'"{requirement}" to a requirement they can install, e.g. '
         f'"{NAME} @ git+https://github.com/OWNER/REPOSITORY@TAG"'
     )

@@ -27,6 +27,7 @@ _FILES = {
     PYPROJECT: "pyproject.toml.in",
     ".gitignore": "gitignore.in",
     ".github/workflows/site.yml": "site.yml.in",
+    ".github/workflows/sources.yml": "sources.yml.in",
     "articles/first_article.py": "first_article.{lang}.py.in",
     "assets/first-article/how-a-page-is-made.svg": "how-a-page-is-made.svg",
 }

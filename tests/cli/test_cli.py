@@ -395,7 +395,7 @@ USAGE_ERRORS = [
      "usage: …\nsite-builder: error: unknown command 'bulid'; did you mean 'build'?"),
     ("command-unknown", ["publish"],
      "usage: …\nsite-builder: error: unknown command 'publish' "
-     "(commands: validate, verify, build, serve, revisions, init, new)"),
+     "(commands: validate, verify, build, serve, revisions, check-sources, init, new)"),
     ("option-mistyped", ["build", "--drafs"],
      "usage: …\nsite-builder build: error: unrecognized option '--drafs'; did you mean '--drafts'?"),
     ("option-with-its-value-mistyped", ["build", "--jbos=2"],

@@ -23,6 +23,7 @@ WRITTEN = [
     "pyproject.toml",
     ".gitignore",
     ".github/workflows/site.yml",
+    ".github/workflows/sources.yml",
     "articles/first_article.py",
     "assets/first-article/how-a-page-is-made.svg",
 ]
@@ -164,6 +165,22 @@ def test_the_workflow_builds_and_deploys_pushes_to_github_pages(starter: Path) -
     assert f'python -m pip install "{origin().requirement}"' in runs
     assert steps[uses.index("actions/upload-pages-artifact")]["with"] == {"path": "build/"}
     assert steps[-1]["id"] == "deployment"
+
+
+def test_a_weekly_workflow_checks_the_sources_and_keeps_their_answers(starter: Path) -> None:
+    flow = yaml.safe_load((starter / ".github" / "workflows" / "sources.yml").read_text("utf-8"))
+    on = flow.get("on", flow.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert on == {"schedule": [{"cron": "23 5 * * 1"}], "workflow_dispatch": None}  # never a push
+    assert flow["permissions"] == {"contents": "read"}
+    (job,) = flow["jobs"].values()
+    steps = steps_of(job)
+    runs = [step.get("run") for step in steps]
+    assert f'python -m pip install "{origin().requirement}"' in runs
+    assert runs[-1] == "site-builder check-sources --format github"
+    (cache,) = [step for step in steps if str(step.get("uses", "")).startswith("actions/cache@")]
+    assert cache["with"]["path"] == ".site-builder-cache/sources"
+    assert cache["with"]["restore-keys"] == "sources-"  # each run saves under its own key
+    assert steps.index(cache) < runs.index("site-builder check-sources --format github")
 
 
 # --- init: refuses a site, never overwrites ------------------------------------------------------

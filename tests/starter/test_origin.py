@@ -96,7 +96,8 @@ def test_from_a_folder_only_this_machine_reaches_the_folder_and_a_note(
     assert found.requirement == f"site-builder @ {folder.as_uri()}"
     assert found.note == (
         f"this site-builder was installed from this machine ({folder.as_uri()}), which GitHub's runners "
-        'cannot reach: in both jobs of .github/workflows/site.yml, change "site-builder @ '
+        "cannot reach: in .github/workflows/ (site.yml, both jobs, and sources.yml), change "
+        '"site-builder @ '
         f'{folder.as_uri()}" to a requirement they can install, e.g. '
         '"site-builder @ git+https://github.com/OWNER/REPOSITORY@TAG"'
     )

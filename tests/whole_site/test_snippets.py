@@ -166,12 +166,12 @@ def workflow_steps(document: object) -> list[dict[str, object]]:
     return []
 
 
-def starter_workflow(folder: Path) -> str:
-    """The workflow ``init`` writes, in a site it makes in ``folder``."""
+def starter_workflows(folder: Path) -> dict[str, str]:
+    """The workflows ``init`` writes, in a site it makes in ``folder``, by file name."""
     site = folder / "site"
     with contextlib.redirect_stderr(io.StringIO()):
         assert cli.main(["init", str(site)]) == 0
-    return (site / ".github" / "workflows" / "site.yml").read_text("utf-8")
+    return {path.name: path.read_text("utf-8") for path in sorted((site / ".github" / "workflows").iterdir())}
 
 
 def tool_commands(steps: list[dict[str, object]]) -> list[list[str]]:
@@ -187,8 +187,11 @@ def test_every_workflow_step_gives_its_action_only_its_inputs_and_runs_real_comm
     its major version gets only inputs its ``action.yml`` declares, and every required one
     (:mod:`tests.support.actions`); each ``site-builder`` command parses as the tool's."""
     documents = {s.where: yaml.safe_load(s.code) for s in SNIPPETS if s.language == "yaml"}
-    documents["init's .github/workflows/site.yml"] = yaml.safe_load(starter_workflow(tmp_path))
-    parser, commands = command_parser(dict.fromkeys(("validate", "verify", "build", "serve", "revisions")))
+    for name, text in starter_workflows(tmp_path).items():
+        documents[f"init's .github/workflows/{name}"] = yaml.safe_load(text)
+    parser, commands = command_parser(
+        dict.fromkeys(("validate", "verify", "build", "serve", "revisions", "check-sources"))
+    )
     used, ran = 0, 0
     for where, document in documents.items():
         steps = workflow_steps(document)
@@ -202,7 +205,7 @@ def test_every_workflow_step_gives_its_action_only_its_inputs_and_runs_real_comm
                 except SystemExit:
                     pytest.fail(f"{where}: site-builder {shlex.join(argv)}: {said.getvalue()}")
             ran += 1
-    assert used >= 14 and ran >= 6, (used, ran)  # 14 and 6 on 2026-12-04
+    assert used >= 17 and ran >= 7, (used, ran)  # 17 and 7 on 2026-12-05
 
 
 def test_a_misspelled_input_is_caught() -> None:

@@ -26,7 +26,7 @@ from site_builder.errors import UnreadableInputError
 from site_builder.pipeline.staging.written import stats
 from site_builder.settings.project import Project
 
-_FORMAT = "3"
+_FORMAT = "4"
 """Changes whenever what the cache keeps changes shape."""
 
 Stamp = tuple[int, int, int, int, str, str]

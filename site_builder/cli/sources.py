@@ -1,0 +1,80 @@
+"""What ``site-builder check-sources`` adds to the command line: its options, the sources
+of each article's latest revision taken from the site as ``revisions`` reads it, and the
+asking (:mod:`site_builder.sources`) with this run's client, cache and clock."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from site_builder.language.english import count
+from site_builder.model.schedule import views
+from site_builder.pipeline.cache.store import CACHE_DIR
+from site_builder.settings.project import Project
+from site_builder.sources.check import Asking, Checked, Citation, check_sources
+from site_builder.sources.client import TIMEOUT, Client, Policy
+from site_builder.sources.store import FOLDER, Answers
+
+if TYPE_CHECKING:
+    from site_builder.pipeline.site_check import Judged
+
+
+def add_options(command: argparse.ArgumentParser) -> None:
+    """The options of ``check-sources`` besides ``--root``, ``--format`` and ``--no-wait``."""
+    command.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=TIMEOUT,
+        metavar="S",
+        help=f"seconds to wait to connect, and for each read of an answer (default {TIMEOUT:g})",
+    )
+    command.add_argument("--drafts", action="store_true", help="check the sources of drafts too")
+    command.add_argument("--future", action="store_true", help="check the sources of scheduled revisions too")
+    command.set_defaults(no_cache=False)  # it reads the build's cache as revisions does
+
+
+def latest_citations(judged: Judged) -> list[Citation]:
+    """The web sources of each article's latest revision the schedule shows, in site order."""
+    latest: dict[str, list[Citation]] = {}
+    for part in judged.summaries:
+        refs = part.body().refs
+        shown = views(judged.schedule, part.timings)
+        for (slug, _), view, cited in zip(refs.slugs, shown, refs.cited, strict=True):
+            if view is not None:
+                latest.pop(slug, None)  # a later revision takes its place, in site order
+                latest[slug] = [Citation(slug, each) for each in cited]
+    return [citation for citations in latest.values() for citation in citations]
+
+
+def ask_about(project: Project, citations: list[Citation], timeout: float) -> Checked:
+    """``citations`` checked now, the site's kept answers read and written."""
+    asking = Asking(
+        client=Client(Policy(timeout=timeout)),
+        answers=Answers(project.root / CACHE_DIR / FOLDER),
+        max_age_days=project.settings.source_max_age,
+        now=time.time(),
+    )
+    return check_sources(project.root, citations, asking)
+
+
+def summary(checked: Checked) -> None:
+    """What was checked and what it cost, on stderr."""
+    sources, addresses = count(checked.citations, "source"), count(checked.addresses, "address", "addresses")
+    asked = f"{checked.asked} asked ({count(checked.requests, 'request')})"
+    kept = checked.addresses - checked.asked
+    print(f"checked {sources} at {addresses}: {asked}, {kept} answered from the cache", file=sys.stderr)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
+
+
+__all__ = ["add_options", "ask_about", "latest_citations", "summary"]
