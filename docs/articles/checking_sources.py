@@ -220,7 +220,10 @@ checking_sources = revision(
             "is at least a third of them), which is usually enough to see what changed. The "
             "moved guide is a warning: the page still answers, but the article should cite the "
             "address it lives at now. The exit code is 1 when there is at least one error, as "
-            "for `validate`."
+            "for `validate`. A published article is mended like any correction, in a later "
+            "revision ([Correcting an article](/articles/revisions-over-time/)): the new address "
+            "or quote, and in the text what the source supports now — the check is in the latest "
+            "revision only, so the earlier ones keep citing what they cited on their date."
         ),
         paragraph(
             "The second run asked only about `/limits`: the three addresses that answered were "

@@ -56,11 +56,19 @@ ROOT = "site root (default: nearest pyproject.toml with [tool.site_builder] upwa
 NO_CACHE = {
     "build": "neither read nor write .site-builder-cache/: load every batch, run every fixture, "
     "render every page",
-    "validate": "do not read .site-builder-cache/ (validate never writes it): load every batch, "
+    "validate": "do not read .site-builder-cache/ (validate writes it only with --shard): load every batch, "
     "run every fixture",
     "revisions": "do not read .site-builder-cache/ (revisions never writes it): load every batch",
 }
 """What ``--no-cache`` says in the help of each command that takes it."""
+SHARD = (
+    "only shard I of N of the batches (by a hash of each module's name), kept in .site-builder-cache/ "
+    "for a final run with --shards N"
+)
+SHARDS = (
+    "the final run: .site-builder-cache/ holds every shard's (merged), so no fixture runs again; "
+    "refused when a shard is missing"
+)
 NO_WAIT = "when another site-builder command is running on this site, fail (exit 2) instead of waiting for it"
 """What ``--no-wait`` says in the help of each command that takes it."""
 
@@ -609,12 +617,14 @@ commands = revision(
             expected={
                 "build": {
                     "usage": "usage: site-builder build [-h] [--root DIR] [--out DIR] [--jobs N] "
-                    "[--no-cache] [--drafts] [--future] [--no-wait]",
+                    "[--shard I/N | --shards N] [--no-cache] [--drafts] [--future] [--no-wait]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
                         "--out DIR": "output folder (default: output_dir setting)",
                         "--jobs N": "worker processes (default: one per core)",
+                        "--shard I/N": SHARD,
+                        "--shards N": SHARDS,
                         "--no-cache": NO_CACHE["build"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
@@ -623,12 +633,14 @@ commands = revision(
                 },
                 "validate": {
                     "usage": "usage: site-builder validate [-h] [--root DIR] [--format {text,json,github}] "
-                    "[--no-cache] [--drafts] [--future] [--no-wait]",
+                    "[--shard I/N | --shards N] [--no-cache] [--drafts] [--future] [--no-wait]",
                     "options": {
                         "-h, --help": "show this help message and exit",
                         "--root DIR": ROOT,
                         "--format {text,json,github}": "text on stderr (default), or json / GitHub "
                         "annotations on stdout",
+                        "--shard I/N": SHARD,
+                        "--shards N": SHARDS,
                         "--no-cache": NO_CACHE["validate"],
                         "--drafts": "include drafts, marked",
                         "--future": "include scheduled revisions, marked",
@@ -711,9 +723,12 @@ commands = revision(
             "Options come after the command's name: `site-builder build --root docs`, not "
             "`site-builder --root docs build`. `site-builder --version` prints the version. "
             "`--no-cache` means a little less for each command, as its help says: `build` "
-            "neither reads nor writes the cache; `validate` and `revisions` never write it "
-            "anyway, so for them it means only that it is not read — and `revisions` never runs "
-            "fixtures, with or without it."
+            "neither reads nor writes the cache; `validate` (but with `--shard`) and `revisions` "
+            "never write it anyway, so for them it means only that it is not read — and "
+            "`revisions` never runs fixtures, with or without it. `--shard I/N` and `--shards N` "
+            "split `validate` or `build` across several machines, one shard of the batches "
+            "each, then one final run ([Checking in CI]"
+            "(/articles/continuous-integration/#a-site-too-big-for-one-runner-shards))."
         ),
         heading("Where the site is: --root"),
         paragraph(
@@ -856,7 +871,8 @@ commands = revision(
             "on stdout instead, for programs and for CI; see "
             "[Checking in CI](/articles/continuous-integration/). `--no-cache` makes it load "
             "every batch and run every fixture even when the cache of the last build says "
-            "nothing changed; `validate` reads the cache but never writes it."
+            "nothing changed; `validate` reads the cache but writes it only as one shard of a site "
+            "(`--shard I/N`)."
         ),
         heading("verify"),
         paragraph(

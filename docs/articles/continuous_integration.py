@@ -1,6 +1,8 @@
 """Documentation: checking a site in CI — GitHub annotations, JSON problems, the pytest plugin."""
 
 import re
+import shutil
+from pathlib import Path
 
 from _checking import pytest_in
 from _tool import article, run, site
@@ -100,6 +102,97 @@ def _summary(ran_stdout: str) -> str:
 
 def _pytest_site():
     return site({"articles/notes.py": NOTES, "articles/about.py": article("about-this-site", "About")})
+
+
+SHARDED = """\
+jobs:
+  shard:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        shard: [1, 2, 3, 4]
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - run: python -m pip install "site-builder @ git+https://github.com/OWNER/REPOSITORY@TAG"
+      # This shard's work of the last run: only batches changed since are loaded again.
+      - uses: actions/cache@v4
+        with:
+          path: .site-builder-cache
+          key: shard-${{ matrix.shard }}-of-4-${{ github.sha }}
+          restore-keys: shard-${{ matrix.shard }}-of-4-
+      - run: site-builder build --shard ${{ matrix.shard }}/4
+      # tar keeps each file's time, which the cache checks its files by.
+      - run: tar -cf shard.tar .site-builder-cache
+      - uses: actions/upload-artifact@v4
+        with:
+          name: shard-${{ matrix.shard }}
+          path: shard.tar
+
+  site:
+    needs: shard
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - run: python -m pip install "site-builder @ git+https://github.com/OWNER/REPOSITORY@TAG"
+      - uses: actions/download-artifact@v4
+        with:
+          pattern: shard-*
+          path: shards
+      - run: for shard in shards/*/shard.tar; do tar -xf "$shard"; done
+      - run: site-builder build --shards 4
+      - uses: actions/upload-artifact@v4
+        with:
+          name: site
+          path: build/
+"""
+"""The jobs of a workflow that checks a site in four shards, then builds it from their work."""
+
+DEMO_BATCHES = ("alpha", "beta", "gamma", "delta")
+"""Four one-article batches: ``delta`` hashes to shard 2 of 2, the others to shard 1."""
+
+TIMED = re.compile(r" in \d+\.\d s$")
+
+
+def _demo_site() -> Path:
+    return site({f"articles/{name}.py": article(name, name.title()) for name in DEMO_BATCHES})
+
+
+@fixture
+def sharded() -> dict:
+    """Two shards of a four-batch site in two folders, their caches merged into a third that
+    builds with ``--shards 2``; then the same merge without shard 2."""
+    ran = {}
+    folders = []
+    for number in (1, 2):
+        folders.append(_demo_site())
+        ran[f"shard {number}"] = run(folders[-1], "build", "--shard", f"{number}/2")
+    final, partial = _demo_site(), _demo_site()
+    for folder in folders:
+        shutil.copytree(folder / ".site-builder-cache", final / ".site-builder-cache", dirs_exist_ok=True)
+    shutil.copytree(folders[0] / ".site-builder-cache", partial / ".site-builder-cache")
+    built = run(final, "build", "--shards", "2")
+    refused = run(partial, "build", "--shards", "2")
+    said = {name: each.lines for name, each in ran.items()}
+    return {
+        **said,
+        "final": [TIMED.sub(" in S s", line) for line in built.lines],
+        "without shard 2": [line.replace(str(partial), "SITE") for line in refused.lines],
+        "checks": {
+            "shardsExitZero": all(each.code == 0 for each in ran.values()),
+            "finalBuilt": built.code == 0 and (final / "build" / "index.html").is_file(),
+            "partialRefusedWithNothingBuilt": refused.code == 1 and not (partial / "build").exists(),
+            "eachBatchInOneShard": sum(
+                len(list((f / ".site-builder-cache/batches").glob("*.text"))) for f in folders
+            )
+            == len(DEMO_BATCHES),
+        },
+    }
 
 
 @fixture
@@ -349,6 +442,62 @@ page = revision(
                 "appears only when a build runs on or after its date — "
                 "[Deploying](/articles/deploying/) adds a daily build.",
             ]
+        ),
+        heading("A site too big for one runner: shards"),
+        paragraph(
+            "A site's CI time is its fixtures' time. With thousands of articles whose fixtures take "
+            "a second each, one runner takes hours, however many cores `build` uses. GitHub Actions "
+            "already runs jobs side by side (a matrix) and hands files from one job to another "
+            "(artifacts): `--shard I/N` splits the work to fit that. `build --shard 2/4` loads, checks "
+            "and runs the fixtures of shard 2's batches only, renders their pages, and keeps all of "
+            "it in `.site-builder-cache/` — it writes no site. Each batch belongs to one shard, by a "
+            "hash of its module's file name, so adding an article moves no other batch to another "
+            "shard. Once every shard's cache folder is merged into one (copied, each file's time "
+            "kept), `build --shards N` builds the site from it: it checks the rules that need "
+            "every batch and renders the rest, runs no fixture again, and its site is, byte for "
+            "byte, what one `build` would have made. `validate` takes the same two options."
+        ),
+        paragraph(
+            "The jobs of such a workflow: four shard jobs, each keeping its cache between runs (a "
+            "push that changed one article loads that one batch again, in its shard) and handing it "
+            "on as an artifact, then one job that builds the site from all four:"
+        ),
+        code_block(SHARDED, language="yaml"),
+        paragraph(
+            "The cache checks its files by their size and time, which an artifact does not keep: "
+            "the shard jobs put their folder in a tar file, which does. Here are two shards of a "
+            "site of four batches, run in two folders as two jobs would, their cache folders "
+            "merged into a third, the final build there, and the same final build with shard 2's "
+            "cache missing (the time a build took is shown as `S`; the site's folder as `SITE`):"
+        ),
+        verified_output(
+            sharded,
+            expected={
+                "shard 1": [
+                    "ok: shard 1 of 2: 3 batches, 3 revisions valid, 0 fixtures passed; kept in "
+                    ".site-builder-cache/ for the final run (--shards 2)"
+                ],
+                "shard 2": [
+                    "ok: shard 2 of 2: 1 batch, 1 revision valid, 0 fixtures passed; kept in "
+                    ".site-builder-cache/ for the final run (--shards 2)"
+                ],
+                "final": ["built 4 revisions, 8 pages in S s"],
+                "without shard 2": [
+                    "site-builder: --shards 2: shard 2 of 2 is not in SITE/.site-builder-cache; merge "
+                    "every shard's cache folder into this one before the final run (nothing was built)"
+                ],
+            },
+        ),
+        paragraph(
+            "The final run refuses, with nothing built and the last site left as it was, a cache "
+            "that is not a whole set of this site's shards: a shard missing (as above), or shards "
+            "of another count; a shard made by another version of site-builder, or from other "
+            "settings, templates or helper modules; a batch changed since its shard ran; shards "
+            "run for another build date or with other `--drafts` and `--future` flags; and, for "
+            "`build --shards`, a shard made by `validate --shard`, which renders no pages. Every "
+            "job must use the same `SOURCE_DATE_EPOCH` (or run on the same day) and the same "
+            "flags. A shard whose batches have problems prints them, keeps nothing and fails its "
+            "job, so the final job does not run."
         ),
         heading("The pytest plugin"),
         paragraph(

@@ -399,7 +399,9 @@ incremental_page = revision(
         paragraph(
             "Only batches without problems are kept, and only a build that succeeded writes the cache, "
             "after its new site is in place. `validate` and `revisions` read the cache (so they are fast "
-            "too) but never write it."
+            "too) but never write it — but for `--shard I/N`, which keeps one shard's batches there "
+            "for a final run ([Checking in CI]"
+            "(/articles/continuous-integration/#a-site-too-big-for-one-runner-shards))."
         ),
         heading("What makes it forget"),
         paragraph(

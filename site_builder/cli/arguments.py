@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from site_builder import __version__
+from site_builder.cli.shards import add_options as add_shard_options
 from site_builder.cli.sources import add_options
 from site_builder.errors import did_you_mean
 from site_builder.pipeline.cache.store import CACHE_DIR
@@ -86,6 +87,8 @@ def command_parser(handlers: Mapping[str, object]) -> tuple[Parser, dict[str, Pa
     )
     build.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: output_dir setting)")
     build.add_argument("--jobs", type=_number, metavar="N", help="worker processes (default: one per core)")
+    for command in (validate, build):
+        add_shard_options(command)
 
     serve = _command(
         commands, "serve", "build, serve on 127.0.0.1, rebuild and reload on change", handlers["serve"]
@@ -120,7 +123,8 @@ def command_parser(handlers: Mapping[str, object]) -> tuple[Parser, dict[str, Pa
     add_options(check_sources)
     no_cache = {  # what --no-cache means differs: only build writes the cache; revisions runs no fixture
         build: f"neither read nor write {CACHE_DIR}/: load every batch, run every fixture, render every page",
-        validate: f"do not read {CACHE_DIR}/ (validate never writes it): load every batch, run every fixture",
+        validate: f"do not read {CACHE_DIR}/ (validate writes it only with --shard): load every batch, "
+        "run every fixture",
         revisions: f"do not read {CACHE_DIR}/ (revisions never writes it): load every batch",
     }
     for command, help_ in no_cache.items():

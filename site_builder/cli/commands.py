@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from site_builder.cli.arguments import LOCKING, command_parser
 from site_builder.cli.printing import left_out, out, problems_as, report
+from site_builder.cli.shards import check_final, run_one_shard
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
 from site_builder.language.english import count
 from site_builder.model.schedule import Omitted, Schedule
@@ -126,6 +127,9 @@ def _check(project: Project, args: argparse.Namespace, *, run: bool, scratch: Pa
 
 
 def _validate(args: argparse.Namespace, project: Project) -> int:
+    if args.shard is not None:
+        return run_one_shard(args, project, _schedule(args), render=False)
+    check_final(args, project, _schedule(args))
     with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
         checked = _check(project, args, run=True, scratch=Path(scratch))
     problems_as(args.format, checked.problems)
@@ -155,7 +159,10 @@ def _check_sources(args: argparse.Namespace, project: Project) -> int:
 
 def _build(args: argparse.Namespace, project: Project) -> int:
     started = time.monotonic()
+    if args.shard is not None:
+        return run_one_shard(args, project, _schedule(args), render=True)
     plan = plan_build(project, args.out, cache=not args.no_cache, schedule=_schedule(args))
+    check_final(args, project, plan.schedule, plan)
     last = plan.unchanged
     if last is not None:
         report(last.warnings)

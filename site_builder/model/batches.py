@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from site_builder.authoring.model import CallSite, Fixture, Revision
 from site_builder.errors import Problem
@@ -37,11 +38,29 @@ class Batch:
 
 
 def relative_to_root(root: Path, path: str | Path) -> str:
-    """``path`` relative to ``root``, with forward slashes when inside it; as given otherwise."""
+    """``path`` relative to ``root``, with forward slashes when inside it; a site module named
+    by its path under another root (a kept summary made in another checkout, a shard's
+    folder) as the same module of this site; as given otherwise."""
     try:
         return Path(path).resolve().relative_to(root).as_posix()
     except ValueError:
-        return Path(path).as_posix()
+        return _elsewhere(root, PurePath(path)) or Path(path).as_posix()
+
+
+def _elsewhere(root: Path, path: PurePath) -> str | None:
+    """The longest tail of ``path``, a Python module not of site_builder nor of Python's own
+    installation, that names a file under ``root``; None when none does."""
+    if path.suffix != ".py" or any(path.is_relative_to(p) for p in _NOT_THE_SITES):
+        return None
+    for start in range(1, len(path.parts)):
+        tail = PurePath(*path.parts[start:])
+        if (root / tail).is_file():
+            return tail.as_posix()
+    return None
+
+
+_NOT_THE_SITES = (PurePath(__file__).parents[1], PurePath(sys.prefix), PurePath(sys.base_prefix))
+"""Where Python files that are no site's modules live: site_builder, the environment, Python."""
 
 
 def fixture_id(fixture: Fixture) -> str:

@@ -155,8 +155,8 @@ def test_a_kept_texts_file_replaced_since_is_not_read_as_this_summary_s_body(
 def test_outputs_printed_by_another_batch_s_fixture_are_judged_on_every_build(
     tmp_path: Path, run_cli: RunCli
 ) -> None:
-    """The owner's summary is kept; the borrower's never is (it shows another batch's fixture).
-    A change of the fixture's result is found at the borrower's line, with the cache, and one
+    """Both summaries are kept, the borrower's (it shows the owner's fixture) only while the owner
+    is unchanged. A change of the fixture's result is found at the borrower's line, with the cache, and one
     that contradicts the owner's own output at the owner's line, judged with its batch."""
     root = proof_site(tmp_path / "site")
     (root / "articles/owner.py").write_text(OWNER, "utf-8")

@@ -84,6 +84,22 @@ ACTIONS = {
         ),
         frozenset({"path"}),
     ),
+    # Read on 2026-12-05 (v4 was v4.3.0 then); the others on 2026-12-04.
+    "actions/download-artifact@v4": Action(
+        "d3f86a106a0bac45b974a628896c90dbdf5c8093",
+        frozenset(
+            {
+                "artifact-ids",
+                "github-token",
+                "merge-multiple",
+                "name",
+                "path",
+                "pattern",
+                "repository",
+                "run-id",
+            }
+        ),
+    ),
     "actions/cache@v4": Action(
         "0057852bfaa89a56745cba8c7296529d2fc39830",
         frozenset(

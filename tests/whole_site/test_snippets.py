@@ -158,12 +158,27 @@ def test_a_snippet_parses_as_its_language(snippet: Snippet) -> None:
 
 
 def workflow_steps(document: object) -> list[dict[str, object]]:
-    """Every step of a workflow (each job's), or of a snippet that is a list of steps."""
+    """Every step of a workflow (each job's), or of a snippet that is a list of steps; in a job
+    with a matrix, each ``${{ matrix.NAME }}`` of a ``run`` line is its first value, as in the
+    matrix's first job."""
     if isinstance(document, list):
         return [step for step in document if isinstance(step, dict)]
     if isinstance(document, dict) and isinstance(document.get("jobs"), dict):
-        return [step for job in document["jobs"].values() for step in job.get("steps", [])]
+        return [
+            _in_first_job(step, job) for job in document["jobs"].values() for step in job.get("steps", [])
+        ]
     return []
+
+
+def _in_first_job(step: dict[str, object], job: dict[str, object]) -> dict[str, object]:
+    strategy = job.get("strategy")
+    matrix = strategy.get("matrix", {}) if isinstance(strategy, dict) else {}
+    if "run" not in step or not matrix:
+        return step
+    run = str(step["run"])
+    for name, values in matrix.items():
+        run = re.sub(r"\$\{\{\s*matrix\." + re.escape(name) + r"\s*\}\}", str(values[0]), run)
+    return {**step, "run": run}
 
 
 def starter_workflows(folder: Path) -> dict[str, str]:

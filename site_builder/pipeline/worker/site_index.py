@@ -68,9 +68,14 @@ def kept_summary(
     """A kept summary (from ``index`` when it holds it, else from the batch's own file),
     its texts file where the cache keeps it; or None (also when that file is not the one
     it was kept with)."""
-    entry: object = index.get(key) if index is not None else None
-    if entry is None:
-        entry = reuse.store.get("batches", key)
+    indexed = _with_texts(reuse, key, index.get(key) if index is not None else None)
+    return indexed if indexed is not None else _with_texts(reuse, key, reuse.store.get("batches", key))
+
+
+def _with_texts(reuse: Cache, key: str, entry: object) -> BatchSummary | None:
+    """``entry`` with its texts file where the cache keeps it, when it is a summary and that
+    file is the one it was kept with (a shard may have summarized the batch again since the
+    index was written: then the batch's own file is the truth)."""
     if not isinstance(entry, BatchSummary):
         return None
     texts = entry.texts.moved(reuse.store.folder / "batches" / f"{key}.text")
@@ -84,13 +89,15 @@ def keep_summaries(reuse: Cache, summaries: Mapping[str, BatchSummary]) -> None:
     the one this build read when it can."""
     last = reuse.read.get("index")
     last = last if isinstance(last, SiteIndex) else SiteIndex({})
-    write_index(reuse.store, last, summaries, _keep_batches(reuse.store, summaries))
+    held = keep_batches(reuse.store, summaries)
+    reuse.store.keep_only("batches", set(summaries))  # the batches the site no longer has
+    write_index(reuse.store, last, summaries, held)
 
 
-def _keep_batches(store: CacheFolder, summaries: Mapping[str, BatchSummary]) -> set[str]:
-    """Keep each batch summarized by this build (its pickle and texts file, made by the
-    worker in the scratch folder, are moved in); drop the batches the site no longer has.
-    The keys of the batches the cache holds now."""
+def keep_batches(store: CacheFolder, summaries: Mapping[str, BatchSummary]) -> set[str]:
+    """Keep each batch summarized by this run (its pickle and texts file, made by the worker
+    in the scratch folder, are moved in), leaving the others the cache holds as they are (a
+    shard keeps its own beside the other shards'). The keys of ``summaries`` the cache holds now."""
     folder = store.folder / "batches"
     held: set[str] = set()
     for key, summary in summaries.items():
@@ -104,7 +111,6 @@ def _keep_batches(store: CacheFolder, summaries: Mapping[str, BatchSummary]) -> 
             and store.move_in(pickled, f"batches/{key}")
         ):
             held.add(key)
-    store.keep_only("batches", set(summaries))
     return held
 
 
