@@ -261,12 +261,12 @@ checking_sources = revision(
         paragraph(
             "Only the latest revision of each article is checked — an earlier revision cites what "
             "was true on its date — and only the revisions a build publishes: `--drafts` and "
-            "`--future` add the others, as for `build`. Only `http` and `https` addresses are "
-            "asked about; one cited by several articles is asked once and reported at each "
-            "`Source(`. The site must be valid first: with validation problems the command "
-            "prints them and asks nothing. `--format json` and `--format github` print the "
-            "findings as `validate` prints its problems (see "
-            "[Checking in CI](/articles/continuous-integration/)):"
+            "`--future` add the others, as for `build`. Only `http` and `https` addresses are asked "
+            "about; a page cited by several articles, or at several `#fragments`, is asked once and "
+            "reported at each `Source(`. The site must be valid first: with validation problems the "
+            "command prints them and asks nothing. `--format json` and `--format github` print the "
+            "findings as `validate` prints its problems (see [Checking in "
+            "CI](/articles/continuous-integration/)):"
         ),
         verified_output(
             annotated,

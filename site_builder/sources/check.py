@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from urllib.parse import urldefrag
 
 from site_builder.errors import Problem
 from site_builder.model.batches import problem_at
@@ -61,10 +62,11 @@ class Asking:
 
 
 def check_sources(root: Path, citations: Sequence[Citation], asking: Asking) -> Checked:
-    """Every finding about ``citations``, sorted by file and line."""
+    """Every finding about ``citations``, sorted by file and line. Each page is asked about once,
+    whatever ``#fragment`` its citations add (a server never sees one)."""
     by_url: dict[str, list[Citation]] = {}
     for citation in citations:
-        by_url.setdefault(citation.cited.url, []).append(citation)
+        by_url.setdefault(urldefrag(citation.cited.url).url, []).append(citation)
     wanted = {url: any(c.cited.quote.strip() for c in cites) for url, cites in by_url.items()}
     with ThreadPoolExecutor(ASKING, thread_name_prefix="check-sources") as pool:
         looks = dict(zip(by_url, pool.map(lambda url: _look(url, wanted[url], asking), by_url), strict=True))

@@ -203,6 +203,16 @@ def test_a_quote_added_later_fetches_the_page_it_needs(
     ]
 
 
+def test_a_page_cited_at_two_fragments_is_asked_once(make_site: MakeSite, run_cli: RunCli, web: Web) -> None:
+    sources = [(web.url("/page") + "#methods", QUOTE), (web.url("/page") + "#idempotent", "")]
+    root = make_site({"articles/cited.py": batch(sources)})
+    assert check(run_cli, root) == (
+        0,
+        ["checked 2 sources at 1 address: 1 asked (1 request), 0 answered from the cache"],
+    )
+    assert [each.path for each in web.seen] == ["/page"]
+
+
 def test_at_most_two_requests_go_to_one_host_at_once(make_site: MakeSite, run_cli: RunCli) -> None:
     routes: dict[str, Route] = {f"/p{n}": always(Reply(body=PAGE.encode(), delay=0.3)) for n in range(6)}
     with serving(routes) as web:
