@@ -25,7 +25,7 @@ from site_builder.check.images import shown_images
 from site_builder.check.link_lines import link_site
 from site_builder.check.revision_fields import revision_findings
 from site_builder.errors import Problem
-from site_builder.model.batches import Batch, fixture_id, problem_at
+from site_builder.model.batches import Batch, fixture_batch, fixture_id, problem_at
 from site_builder.model.cited import Cited, web_address
 from site_builder.model.layout import article_url
 from site_builder.model.moments import day
@@ -72,6 +72,11 @@ class Refs:
     """What the history rules need of each revision, in list order."""
     cited: tuple[tuple[Cited, ...], ...] = ()
     """Each revision's web sources, in list order (as ``slugs``): what ``check-sources`` fetches."""
+
+    def borrowed(self) -> frozenset[str]:
+        """The modules whose fixtures its verified outputs show and it does not run itself."""
+        defined = dict(self.fixtures)
+        return frozenset(fixture_batch(fid) for _, _, fid in self.uses if fid not in defined)
 
 
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:

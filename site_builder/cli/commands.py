@@ -48,16 +48,8 @@ lock): 128 + SIGINT, as a shell reports a command Ctrl-C ended."""
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit code."""
-    parser, commands = command_parser(
-        {
-            "validate": _validate,
-            "verify": _verify,
-            "build": _build,
-            "serve": _serve,
-            "revisions": _revisions,
-            "check-sources": _check_sources,
-        }
-    )
+    handlers = {"validate": _validate, "verify": _verify, "build": _build, "serve": _serve}
+    parser, commands = command_parser({**handlers, "revisions": _revisions, "check-sources": _check_sources})
     try:
         args = parser.parse(sys.argv[1:] if argv is None else argv, commands)
     except SystemExit as exc:  # argparse exits on --help and on usage errors
@@ -142,19 +134,9 @@ def _validate(args: argparse.Namespace, project: Project) -> int:
 
 
 def _check_sources(args: argparse.Namespace, project: Project) -> int:
-    from site_builder.cli.sources import ask_about, latest_citations, summary
+    from site_builder.cli.sources import check_sources_command
 
-    with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
-        checked = _check(project, args, run=False, scratch=Path(scratch))
-        if errors_in(checked.problems):
-            problems_as(args.format, checked.problems)
-            print("check-sources reads a valid site only: nothing was asked", file=sys.stderr)
-            return 1
-        citations = latest_citations(checked)
-    asked = ask_about(project, citations, args.timeout)
-    problems_as(args.format, asked.problems)
-    summary(asked)
-    return 1 if errors_in(asked.problems) else 0
+    return check_sources_command(args, project, functools.partial(_check, project, args, run=False))
 
 
 def _build(args: argparse.Namespace, project: Project) -> int:

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from site_builder.cli.printing import problems_as
+from site_builder.errors import errors_in
 from site_builder.language.english import count
 from site_builder.model.schedule import views
 from site_builder.pipeline.cache.store import CACHE_DIR
@@ -35,7 +40,23 @@ def add_options(command: argparse.ArgumentParser) -> None:
     command.set_defaults(no_cache=False)  # it reads the build's cache as revisions does
 
 
-def latest_citations(judged: Judged) -> list[Citation]:
+def check_sources_command(args: argparse.Namespace, project: Project, check: Callable[..., Judged]) -> int:
+    """``check-sources``: the site read by ``check`` (``scratch=`` its folder, as ``revisions``
+    reads it), its sources asked about, the findings printed; the exit code."""
+    with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
+        checked = check(scratch=Path(scratch))
+        if errors_in(checked.problems):
+            problems_as(args.format, checked.problems)
+            print("check-sources reads a valid site only: nothing was asked", file=sys.stderr)
+            return 1
+        citations = _latest_citations(checked)
+    asked = _ask_about(project, citations, args.timeout)
+    problems_as(args.format, asked.problems)
+    _summary(asked)
+    return 1 if errors_in(asked.problems) else 0
+
+
+def _latest_citations(judged: Judged) -> list[Citation]:
     """The web sources of each article's latest revision the schedule shows, in site order."""
     latest: dict[str, list[Citation]] = {}
     for part in judged.summaries:
@@ -48,7 +69,7 @@ def latest_citations(judged: Judged) -> list[Citation]:
     return [citation for citations in latest.values() for citation in citations]
 
 
-def ask_about(project: Project, citations: list[Citation], timeout: float) -> Checked:
+def _ask_about(project: Project, citations: list[Citation], timeout: float) -> Checked:
     """``citations`` checked now, the site's kept answers read and written."""
     asking = Asking(
         client=Client(Policy(timeout=timeout)),
@@ -59,7 +80,7 @@ def ask_about(project: Project, citations: list[Citation], timeout: float) -> Ch
     return check_sources(project.root, citations, asking)
 
 
-def summary(checked: Checked) -> None:
+def _summary(checked: Checked) -> None:
     """What was checked and what it cost, on stderr."""
     sources, addresses = count(checked.citations, "source"), count(checked.addresses, "address", "addresses")
     asked = f"{checked.asked} asked ({count(checked.requests, 'request')})"
@@ -77,4 +98,4 @@ def _seconds(text: str) -> float:
     return value
 
 
-__all__ = ["add_options", "ask_about", "latest_citations", "summary"]
+__all__ = ["add_options", "check_sources_command"]

@@ -23,7 +23,7 @@ from site_builder.check.batch_rules import Refs, batch_problems
 from site_builder.check.claims import drift_problems, fixture_problems
 from site_builder.check.fixture_runs import Outcome
 from site_builder.errors import Problem, SiteBuilderError
-from site_builder.model.batches import Batch, fixture_batch
+from site_builder.model.batches import Batch
 from site_builder.model.images import Assets
 from site_builder.model.layout import article_file
 from site_builder.model.page_scan import Scan, scan_page
@@ -167,20 +167,10 @@ class BatchSummary:
 
     @property
     def clean(self) -> bool:
-        """Worth keeping: no problems, so nothing depends on a timeout or a retry; and each
-        verified output of another module's fixture shows one of a batch it imports, or of a
-        helper module. Its page links to that fixture's ``def`` line: the imported batch's key
-        is among :attr:`depends` (a kept summary holds only while it is unchanged), and a
-        helper module is in every batch's key."""
-        if self.problems:
-            return False
-        if not self.borrows:
-            return True
-        refs = self.body().refs
-        own = {fid for fid, _ in refs.fixtures}
-        known = {name for name, _ in self.depends}
-        shown = {fixture_batch(fid) for _, _, fid in refs.uses if fid not in own}
-        return all(name in known or name.startswith("_") for name in shown)
+        """Worth keeping: no problems (nothing hangs on a timeout or a retry), and every fixture it shows
+        from another module is a helper's or an imported batch's, so its ``def`` line is in this key."""
+        outside = self.body().refs.borrowed() - {name for name, _ in self.depends} if self.borrows else set()
+        return not self.problems and all(name.startswith("_") for name in outside)
 
 
 def summarize(
@@ -218,7 +208,7 @@ def summarize(
         timings=refs.timings,
         bodies=tuple((step.slug, step.body) for step in refs.steps),
         ran=outcomes is not None,
-        borrows=any(fid not in defined for _, _, fid in refs.uses),
+        borrows=bool(refs.borrowed()),
         held=BodyOnceRead(body),
         deferred=rendered.deferred,
         views=seen,
