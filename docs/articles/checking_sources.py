@@ -303,6 +303,8 @@ checking_sources = revision(
                 "Curly quotes and primes become `'` and `\"`; hyphens, en and em dashes and the "
                 "minus sign become `-`; an ellipsis becomes `...`; soft hyphens and zero-width "
                 "characters are dropped.",
+                "A word wrapped after its hyphen at the end of a line, as a plain-text RFC "
+                "wraps `non-` and `idempotent`, is read as the one word `non-idempotent`.",
                 "Every run of white space, line breaks included, is one space.",
                 "Case is kept: `Idempotent` is not `idempotent`. A quote is a copy, and a change "
                 "of case can change what a sentence says (a `MUST` in an RFC).",

@@ -36,12 +36,17 @@ zero-width characters dropped: a page set with “curly quotes” backs a quote 
 
 _SPACES = re.compile(r"\s+")
 
+_BROKEN_AT_HYPHEN = re.compile(r"(?<=\w)-[^\S\n]*\n\s*(?=\w)")
+"""A line that ends in a hyphen inside a word, as plain-text RFCs wrap ``non-`` / ``idempotent``:
+read as the one word it is, ``non-idempotent``."""
+
 
 def normalised(text: str) -> str:
     """``text`` as quotes are matched: NFKC (a no-break space is a space, a ligature its
-    letters), typographic quotes and dashes plain, every run of white space one space, case kept."""
+    letters), typographic quotes and dashes plain, a word wrapped at its hyphen joined again,
+    every run of white space one space, case kept."""
     plain = unicodedata.normalize("NFKC", text).translate(_SAME)
-    return _SPACES.sub(" ", plain).strip()
+    return _SPACES.sub(" ", _BROKEN_AT_HYPHEN.sub("-", plain)).strip()
 
 
 def page_text(body: bytes, content_type: str) -> str | None:

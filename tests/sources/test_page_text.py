@@ -29,6 +29,16 @@ def test_typography_a_reader_does_not_see_is_normalised_away(typed: str, set_as:
     assert normalised(set_as) == normalised(typed)
 
 
+def test_a_word_wrapped_at_its_hyphen_reads_as_one_word() -> None:
+    # A plain-text RFC, and the HTML pages made from one, wrap "non-idempotent" after its hyphen.
+    wrapped = "<pre>   retry a request with a non-\n   idempotent method unless</pre>"
+    assert page_text(wrapped.encode(), "text/html") == "retry a request with a non-idempotent method unless"
+    assert normalised("a non-\r\n   idempotent method") == normalised("a non-idempotent method")
+    # A hyphen before a space on the same line is not a wrapped word; nor is a dash between spaces.
+    assert normalised("pre- and post-conditions") == "pre- and post-conditions"
+    assert normalised("retries -\nthree at most") == "retries - three at most"
+
+
 def test_case_is_kept() -> None:
     assert normalised("Idempotent") != normalised("idempotent")
 
