@@ -11,9 +11,9 @@ from typing import Any, cast
 
 from site_builder import __version__
 from site_builder.cli.shards import add_options as add_shard_options
-from site_builder.cli.sources import add_options
 from site_builder.errors import did_you_mean
 from site_builder.pipeline.cache.store import CACHE_DIR
+from site_builder.sources.policy import TIMEOUT
 from site_builder.starter.commands import add_commands
 
 LOCKING = ("build", "validate", "revisions", "serve", "new", "check-sources")
@@ -120,7 +120,7 @@ def command_parser(handlers: Mapping[str, object]) -> tuple[Parser, dict[str, Pa
         handlers["check-sources"],
     )
     _formats(check_sources)
-    add_options(check_sources)
+    _source_options(check_sources)
     no_cache = {  # what --no-cache means differs: only build writes the cache; revisions runs no fixture
         build: f"neither read nor write {CACHE_DIR}/: load every batch, run every fixture, render every page",
         validate: f"do not read {CACHE_DIR}/ (validate writes it only with --shard): load every batch, "
@@ -177,3 +177,27 @@ def _number(text: str, low: int = 1, high: int | None = None) -> int:
 
 def _port_number(text: str) -> int:
     return _number(text, 0, 65535)
+
+
+def _source_options(command: argparse.ArgumentParser) -> None:
+    """The options of ``check-sources`` besides ``--root``, ``--format`` and ``--no-wait``."""
+    command.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=TIMEOUT,
+        metavar="S",
+        help=f"seconds to wait to connect, and for each read of an answer (default {TIMEOUT:g})",
+    )
+    command.add_argument("--drafts", action="store_true", help="check the sources of drafts too")
+    command.add_argument("--future", action="store_true", help="check the sources of scheduled revisions too")
+    command.set_defaults(no_cache=False)  # it reads the build's cache as revisions does
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value

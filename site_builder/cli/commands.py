@@ -134,6 +134,7 @@ def _validate(args: argparse.Namespace, project: Project) -> int:
 
 
 def _check_sources(args: argparse.Namespace, project: Project) -> int:
+    # Imported here: urllib3, Beautiful Soup and pypdf cost every other command ~0.1 s of its start.
     from site_builder.cli.sources import check_sources_command
 
     return check_sources_command(args, project, functools.partial(_check, project, args, run=False))

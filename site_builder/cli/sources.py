@@ -1,6 +1,8 @@
-"""What ``site-builder check-sources`` adds to the command line: its options, the sources
-of each article's latest revision taken from the site as ``revisions`` reads it, and the
-asking (:mod:`site_builder.sources`) with this run's client, cache and clock."""
+"""What ``site-builder check-sources`` does once its arguments are read (they are in
+``arguments``): the sources of each article's latest revision taken from the site as
+``revisions`` reads it, and the asking (:mod:`site_builder.sources`) with this run's client,
+cache and clock. Only this command imports the module, and with it an HTTP client, an HTML
+parser and a PDF reader: every other command starts without them."""
 
 from __future__ import annotations
 
@@ -19,25 +21,12 @@ from site_builder.model.schedule import views
 from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.settings.project import Project
 from site_builder.sources.check import Asking, Checked, Citation, check_sources
-from site_builder.sources.client import TIMEOUT, Client, Policy
+from site_builder.sources.client import Client
+from site_builder.sources.policy import Policy
 from site_builder.sources.store import FOLDER, Answers
 
 if TYPE_CHECKING:
     from site_builder.pipeline.site_check import Judged
-
-
-def add_options(command: argparse.ArgumentParser) -> None:
-    """The options of ``check-sources`` besides ``--root``, ``--format`` and ``--no-wait``."""
-    command.add_argument(
-        "--timeout",
-        type=_seconds,
-        default=TIMEOUT,
-        metavar="S",
-        help=f"seconds to wait to connect, and for each read of an answer (default {TIMEOUT:g})",
-    )
-    command.add_argument("--drafts", action="store_true", help="check the sources of drafts too")
-    command.add_argument("--future", action="store_true", help="check the sources of scheduled revisions too")
-    command.set_defaults(no_cache=False)  # it reads the build's cache as revisions does
 
 
 def check_sources_command(args: argparse.Namespace, project: Project, check: Callable[..., Judged]) -> int:
@@ -88,14 +77,4 @@ def _summary(checked: Checked) -> None:
     print(f"checked {sources} at {addresses}: {asked}, {kept} answered from the cache", file=sys.stderr)
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError("must be more than 0 seconds")
-    return value
-
-
-__all__ = ["add_options", "check_sources_command"]
+__all__ = ["check_sources_command"]

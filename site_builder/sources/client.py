@@ -29,38 +29,16 @@ from urllib3.exceptions import (
 )
 
 from site_builder import __version__
+from site_builder.sources.policy import Policy
 
 USER_AGENT = f"site-builder/{__version__} (check-sources)"
 """How the tool names itself to every server it asks."""
-
-TIMEOUT = 10.0
-"""Seconds to connect, and for each read, unless ``--timeout`` says otherwise."""
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 PERMANENT = frozenset({301, 308})
 """Of the redirects, those that tell the author the address has changed for good."""
 AGAIN = frozenset({429, 500, 502, 503, 504})
 """Answers worth asking again after a wait: too many requests, or a server's passing trouble."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Policy:
-    """How patient and how gentle a run is."""
-
-    timeout: float = TIMEOUT
-    """Seconds to connect, and seconds for each read of the answer."""
-    attempts: int = 3
-    """Requests for one address at most, the first included."""
-    backoff: float = 1.0
-    """The wait before the second attempt, in seconds; doubled for each one after (with jitter)."""
-    longest_wait: float = 60.0
-    """A ``Retry-After`` asking for longer is reported, not waited for."""
-    per_host: int = 2
-    """Connections to one host (scheme, name and port) open at once."""
-    redirects: int = 10
-    """Redirects followed from one address."""
-    largest: int = 10 * 2**20
-    """Bytes of an answer read; the rest is not fetched."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

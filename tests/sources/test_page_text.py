@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from site_builder.sources.client import Client, Policy, _retry_after
+from site_builder.sources.client import Client, _retry_after
+from site_builder.sources.policy import Policy
 from site_builder.sources.text import normalised, page_text
 from tests.support.web import Reply, always, pdf, serving
 
