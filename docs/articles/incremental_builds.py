@@ -403,6 +403,15 @@ incremental_page = revision(
             "for a final run ([Checking in CI]"
             "(/articles/continuous-integration/#a-site-too-big-for-one-runner-shards))."
         ),
+        paragraph(
+            "One thing is kept outside the site: the compiled page templates, so that a command "
+            "does not compile them again each time it runs. Jinja's bytecode of each template "
+            "lives in `site-builder/templates/` under the user's cache folder (`$XDG_CACHE_HOME`, "
+            "by default `~/.cache`), shared by every site. Jinja compares each kept file with the "
+            "template's source and with the running Python, and compiles afresh when either "
+            "differs, so the folder can make a build faster but never different; deleting it is "
+            "always safe. When it cannot be made (a read-only home), nothing is kept."
+        ),
         heading("What makes it forget"),
         paragraph(
             "Nothing in the cache expires with time. Each entry is found by a hash of everything its "
@@ -578,6 +587,11 @@ incremental_page = revision(
             title="rename(2) — Linux manual page",
             url="https://man7.org/linux/man-pages/man2/rename.2.html",
             note="a rename within one file system is atomic",
+        ),
+        Source(
+            title="Jinja API: Bytecode Cache",
+            url="https://jinja.palletsprojects.com/en/stable/api/#bytecode-cache",
+            note="compiled templates kept between processes, checked against the template's source",
         ),
         Source(
             title="link(2) — Linux manual page",

@@ -18,6 +18,7 @@ from site_builder.language.labels import Chrome
 from site_builder.model.layout import article_file, category_slug, under
 from site_builder.model.moments import shown, sort_key
 from site_builder.model.page_ids import RESERVED_IDS
+from site_builder.render.compiled import kept_bytecode
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
 from site_builder.render.history import History
@@ -56,7 +57,11 @@ def _environment(folder: Path | None, _shape: tuple[tuple[str, int, int], ...]) 
     package = jinja2.PackageLoader("site_builder", "templates")
     loader = jinja2.ChoiceLoader([_SiteTemplates(folder), package]) if folder is not None else package
     env = jinja2.Environment(
-        loader=loader, autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
+        loader=loader,
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        bytecode_cache=kept_bytecode(),
     )
     env.filters["moment"] = shown  # a date, or a date and time, as readers see it
     return env
