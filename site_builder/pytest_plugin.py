@@ -13,7 +13,8 @@ each output it prints against its fixture's real output, so ``-k my-slug``
 checks every verified output of that article, and a drifted one fails the article
 that prints it, not the fixture (and not the other articles the fixture backs).
 
-The site is loaded the way every command loads it, each batch in a worker process
+The site is loaded the way ``validate`` loads it, reading the batches the site's cache holds
+as they are now and loading the others, each in a worker process
 (:func:`site_builder.pipeline.site_check.check_site`), so a batch that ends its process
 at import, or never finishes importing, is a failing item, not the end (or the hang) of
 the test run; fixtures run in a worker that imports their batch anew, each once per
@@ -35,6 +36,7 @@ from site_builder.check.fixture_runs import Outcome
 from site_builder.errors import Problem, SiteBuilderError, errors_in
 from site_builder.model.batches import relative_to_root
 from site_builder.model.schedule import Schedule
+from site_builder.pipeline.cache.reuse import Cache
 from site_builder.pipeline.site_check import Judged, check_site
 from site_builder.pipeline.verify import run_some
 from site_builder.pipeline.worker.batch import BatchSummary
@@ -71,14 +73,18 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def _checked(config: pytest.Config, root: Path) -> Judged:
-    """Load and validate a site once per session, whichever batch asks first."""
-    cache = config.stash.setdefault(_CHECKED, {})
-    if root not in cache:
+    """Load and validate a site once per session, whichever batch asks first; the batches
+    the site's cache holds as they are now are read from it, as ``validate`` reads them."""
+    judged = config.stash.setdefault(_CHECKED, {})
+    if root not in judged:
         with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
             # Judged as the default build publishes it: a link to a draft is a failing item.
             project, schedule = Project.read(root), Schedule.now()
-            cache[root] = check_site(project, run=False, scratch=Path(scratch), schedule=schedule)
-    return cache[root]
+            reuse = Cache.of(project.root, project.output())
+            judged[root] = check_site(
+                project, run=False, scratch=Path(scratch), schedule=schedule, reuse=reuse
+            )
+    return judged[root]
 
 
 class BatchFile(pytest.File):

@@ -544,7 +544,9 @@ page = revision(
             "fixture returns now; a fixture's item checks the fixture itself (its checks all "
             "true), so `notes:effects` passes. Each fixture runs once in a session, whichever item "
             "asks for it first, and a fixture that fails fails its own item and every article that "
-            "shows its output."
+            "shows its output. Like `validate`, the plugin reads the batches the site's "
+            "`.site-builder-cache/` holds as they are now, so after a build only the edited "
+            "batches are imported to collect the items."
         ),
         heading("Choosing items"),
         paragraph(

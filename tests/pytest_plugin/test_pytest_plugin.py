@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from site_builder.cli import main
 from tests.support.sites import HEADER, SETTINGS
 
 GOOD = (
@@ -123,3 +124,37 @@ def test_outside_a_site_nothing_is_collected(pytester: pytest.Pytester) -> None:
     pytester.mkdir("articles").joinpath("notes.py").write_text("x = 1\n", "utf-8")
     result = pytester.runpytest("--collect-only", "-q")
     assert "::" not in result.stdout.str()
+
+
+def test_a_built_site_is_collected_from_its_cache_and_an_edited_batch_loaded_again(
+    pytester: pytest.Pytester,
+) -> None:
+    # The batch notes where it is imported: a line in imports.log, beside the articles folder.
+    marked = GOOD.replace('{"checks": {"oneEffect": False}}', '{"checks": {"oneEffect": True}}').replace(
+        "revisions = [good, drifting, short]",
+        "revisions = [good]\n"
+        "from pathlib import Path as _Path\n"
+        "with (_Path(__file__).parent.parent / 'imports.log').open('a') as _log:\n"
+        "    _log.write('imported\\n')",
+    )
+    pytester.makefile(".toml", pyproject=SETTINGS)
+    notes = pytester.mkdir("articles") / "notes.py"
+    notes.write_text(marked, "utf-8")
+    log = pytester.path / "imports.log"
+    assert main(["build", "--root", str(pytester.path)]) == 0
+    expected = [
+        "articles/notes.py::settings",
+        "articles/notes.py::good-post",
+        "articles/notes.py::notes:counts",
+    ]
+    expected.append("articles/notes.py::notes:broken")
+    log.unlink()
+
+    collected = pytester.runpytest("--collect-only", "-q", "-p", "no:cacheprovider")
+    assert [line for line in collected.outlines if "::" in line] == expected
+    assert not log.exists()  # the batch as the build kept it: not imported
+
+    notes.write_text(marked.replace("Enough words", "Enough new words"), "utf-8")
+    collected = pytester.runpytest("--collect-only", "-q", "-p", "no:cacheprovider")
+    assert [line for line in collected.outlines if "::" in line] == expected
+    assert log.read_text("utf-8") == "imported\n"  # edited since: loaded again
