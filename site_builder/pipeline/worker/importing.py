@@ -50,8 +50,12 @@ class Watch:
         """Start watching (the first import is on its way); again: nothing."""
         if self._thread is None:
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._thread = threading.Thread(target=self._run, daemon=True, name="site-builder-imports")
-            self._thread.start()
+            thread = threading.Thread(target=self._run, daemon=True, name="site-builder-imports")
+            # Kept only once started: a stop (SIGTERM to serve) landing in ``start`` leaves no
+            # thread for :meth:`stop` to join unstarted, and a thread it did start ends of
+            # itself at the stop's event.
+            thread.start()
+            self._thread = thread
 
     def stop(self) -> None:
         """Stop watching: no import is under way any more."""
