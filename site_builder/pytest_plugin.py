@@ -23,6 +23,8 @@ session, whichever item asks first.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import tempfile
 import warnings
 from collections.abc import Collection, Iterable, Iterator, Mapping
@@ -38,6 +40,7 @@ from site_builder.model.batches import relative_to_root
 from site_builder.model.schedule import Schedule
 from site_builder.pipeline.cache.reuse import Cache
 from site_builder.pipeline.site_check import Judged, check_site
+from site_builder.pipeline.site_lock import SiteLock
 from site_builder.pipeline.verify import run_some
 from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.settings.project import Project, find_root, load_settings
@@ -74,10 +77,15 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 def _checked(config: pytest.Config, root: Path) -> Judged:
     """Load and validate a site once per session, whichever batch asks first; the batches
-    the site's cache holds as they are now are read from it, as ``validate`` reads them."""
+    the site's cache holds as they are now are read from it, as ``validate`` reads them:
+    under the site's lock, as ``validate`` does, so a build writing the cache meanwhile is
+    waited for (and said to be, once, on stderr)."""
     judged = config.stash.setdefault(_CHECKED, {})
     if root not in judged:
-        with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
+        with (
+            tempfile.TemporaryDirectory(prefix="site-builder-") as scratch,
+            SiteLock.take(root, say=lambda message: _say(config, message)),
+        ):
             # Judged as the default build publishes it: a link to a draft is a failing item.
             project, schedule = Project.read(root), Schedule.now()
             reuse = Cache.of(project.root, project.output())
@@ -85,6 +93,13 @@ def _checked(config: pytest.Config, root: Path) -> Judged:
                 project, run=False, scratch=Path(scratch), schedule=schedule, reuse=reuse
             )
     return judged[root]
+
+
+def _say(config: pytest.Config, message: str) -> None:
+    """Print ``message`` on stderr now, past pytest's capture of the collection's output."""
+    capture = config.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled() if capture is not None else contextlib.nullcontext():
+        print(f"site-builder: {message}", file=sys.stderr, flush=True)
 
 
 class BatchFile(pytest.File):

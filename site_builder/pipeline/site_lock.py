@@ -2,8 +2,9 @@
 (``.site-builder-cache/``) or a build's staging folders.
 
 ``build`` (``--no-cache`` too: it still stages beside its output), each build of ``serve``,
-``validate`` and ``revisions`` when they read the cache, and ``new`` (which reads it for the
-slugs taken) hold it; ``verify``, ``init`` and the pytest plugin use neither and take none.
+``validate`` and ``revisions`` when they read the cache, the pytest plugin (which reads it as
+``validate`` does), and ``new`` (which reads it for the slugs taken) hold it; ``verify`` and
+``init`` use neither and take none.
 Without it, two builds of one site started together wrote into the same staging folder: one
 failed, or published pages the other had half written.
 

@@ -214,6 +214,31 @@ def test_commands_that_use_neither_cache_nor_staging_do_not_wait(site: Path) -> 
             assert "waiting for" not in done.stderr
 
 
+def test_the_pytest_plugin_reads_the_cache_under_the_lock_and_says_it_waits(site: Path) -> None:
+    """The plugin reads the cache as ``validate`` does (a built site's batches come from it),
+    so it waits, as validate does, for a command that may be writing it; then leaves no lock."""
+    collect = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "articles"]
+    with (
+        holding(site) as holder,
+        subprocess.Popen(
+            collect, cwd=site, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        ) as pytest_run,
+    ):
+        try:
+            assert next_line(pytest_run) == f"site-builder: {waiting(holder.pid)}"
+            assert pytest_run.poll() is None, "the collection ended while the lock was held"
+            let_go(holder)
+            code, rest = ended(pytest_run)
+        finally:
+            if pytest_run.poll() is None:
+                pytest_run.kill()
+        assert pytest_run.stdout is not None
+        collected = pytest_run.stdout.read()
+    assert code == 0, rest + collected
+    assert "tests collected" in collected, collected
+    assert not (site / ".site-builder-cache").exists(), "the plugin left the lock (or its folder) behind"
+
+
 def test_a_killed_holder_leaves_no_lock_behind(site: Path) -> None:
     with holding(site) as holder:
         holder.kill()
