@@ -90,7 +90,7 @@ def _checked(config: pytest.Config, root: Path) -> Judged:
             project, schedule = Project.read(root), Schedule.now()
             reuse = Cache.of(project.root, project.output())
             judged[root] = check_site(
-                project, run=False, scratch=Path(scratch), schedule=schedule, reuse=reuse
+                project, run=False, scratch=Path(scratch), schedule=schedule, reuse=reuse, templates=True
             )
     return judged[root]
 

@@ -4,9 +4,10 @@ import json
 import re
 import struct
 from importlib import resources
+from pathlib import Path
 
 from _pages_kit import between, edit, lines_with, page
-from _tool import SETTINGS, article, run, site
+from _tool import SETTINGS, Ran, article, run, site
 
 from site_builder import (
     Source,
@@ -198,6 +199,14 @@ UNKNOWN = """\
 <p>Written by {{ author }}.</p>
 {% endblock %}
 """
+
+UNCLOSED = """\
+{% extends "base.html" %}
+{% block main %}
+<p>{{ site.title.upper( }}</p>
+{% endblock %}
+"""
+"""A template that does not compile: the call on line 3 is never closed."""
 
 CODE = """\
 from site_builder import Source, code_block, revision
@@ -640,12 +649,16 @@ def overriding_404() -> dict:
     }
 
 
+def _validated_and_built(template: str) -> tuple[Path, Ran, Ran]:
+    """A demo site whose ``templates/404.html`` is ``template``: validated, then built."""
+    root = site({"articles/demo.py": article(), "templates/404.html": template})
+    return root, run(root, "validate"), run(root, "build")
+
+
 @fixture
 def unknown_variable() -> dict:
     """A template that uses a variable it is not given: validate, then build."""
-    root = site({"articles/demo.py": article(), "templates/404.html": UNKNOWN})
-    checked = run(root, "validate")
-    built = run(root, "build")
+    root, checked, built = _validated_and_built(UNKNOWN)
     return {
         "validate": {"exit": checked.code, "stderr": checked.lines},
         "build": {"exit": built.code, "stderr": built.lines},
@@ -653,6 +666,21 @@ def unknown_variable() -> dict:
             "validateRendersNoPage": checked.code == 0,
             "buildFails": built.code == 1,
             "atTheTemplatesLine": built.lines[0].startswith("templates/404.html:3:"),
+            "nothingWritten": not (root / "build").exists(),
+        },
+    }
+
+
+@fixture
+def unclosed_call() -> dict:
+    """A template that does not compile: validate, then build."""
+    root, checked, built = _validated_and_built(UNCLOSED)
+    return {
+        "validate": {"exit": checked.code, "stderr": checked.lines},
+        "build": {"exit": built.code, "stderr": built.lines},
+        "checks": {
+            "bothFail": checked.code == built.code == 1,
+            "sameLine": checked.lines[0] == built.lines[0],
             "nothingWritten": not (root / "build").exists(),
         },
     }
@@ -1053,12 +1081,38 @@ templates_page = revision(
             },
         ),
         paragraph(
+            "A template error is reported like any other problem, at the template's file and line — "
+            "never as a traceback or a path in the output folder. `validate` compiles each template "
+            "in your `templates/` folder, so one that is not valid Jinja fails it, as it fails the "
+            "build, at the same line. Here `templates/404.html` leaves a call open:"
+        ),
+        code_block(UNCLOSED, language="html"),
+        verified_output(
+            unclosed_call,
+            expected={
+                "validate": {
+                    "exit": 1,
+                    "stderr": [
+                        "templates/404.html:3: template: TemplateSyntaxError: unexpected '}', expected ')'",
+                        "1 problem found",
+                    ],
+                },
+                "build": {
+                    "exit": 1,
+                    "stderr": [
+                        "templates/404.html:3: template: TemplateSyntaxError: unexpected '}', expected ')'",
+                        "1 problem found",
+                        "nothing was written; the previous site is untouched",
+                    ],
+                },
+            },
+        ),
+        paragraph(
             "Undefined variables are errors too (Jinja's `StrictUndefined`): a misspelt name or "
-            "attribute does not quietly print an empty string. A template error is reported like any "
-            "other problem, at the template's file and line — never as a traceback or a path in the "
-            "output folder. Only commands that render pages can see it: `validate` does not render "
-            "pages, so it passes, and `build` fails without writing anything. Here `templates/404.html` "
-            "prints a variable called `author`, which no page is given:"
+            "attribute does not quietly print an empty string. That one only a rendered page can "
+            "show: `validate` does not render pages, so it passes, and `build` fails without writing "
+            "anything. Here `templates/404.html` prints a variable called `author`, which no page is "
+            "given:"
         ),
         code_block(UNKNOWN, language="html"),
         verified_output(
@@ -1077,7 +1131,8 @@ templates_page = revision(
         ),
         paragraph(
             "So when you edit templates, check them with `site-builder build` (or keep "
-            "`site-builder serve` running), not with `validate` alone."
+            "`site-builder serve` running): `validate` alone catches only the ones that do not "
+            "compile."
         ),
         heading("Shared and indexed: the head of an article page"),
         paragraph(

@@ -110,12 +110,15 @@ def _root(given: Path | None) -> Path:
     return given
 
 
-def _check(project: Project, args: argparse.Namespace, *, run: bool, scratch: Path) -> Judged:
+def _check(
+    project: Project, args: argparse.Namespace, *, run: bool, scratch: Path, templates: bool = False
+) -> Judged:
     """Steps 1-5 under the command's schedule; the cache read, never written (validate, revisions)."""
     from site_builder.pipeline.site_check import check_site
 
     reuse = None if args.no_cache else Cache.of(project.root, project.output())
-    return check_site(project, run=run, scratch=scratch, schedule=_schedule(args), reuse=reuse)
+    schedule = _schedule(args)
+    return check_site(project, run=run, scratch=scratch, schedule=schedule, reuse=reuse, templates=templates)
 
 
 def _validate(args: argparse.Namespace, project: Project) -> int:
@@ -123,7 +126,7 @@ def _validate(args: argparse.Namespace, project: Project) -> int:
         return run_one_shard(args, project, _schedule(args), render=False)
     check_final(args, project, _schedule(args))
     with tempfile.TemporaryDirectory(prefix="site-builder-") as scratch:
-        checked = _check(project, args, run=True, scratch=Path(scratch))
+        checked = _check(project, args, run=True, scratch=Path(scratch), templates=True)
     problems_as(args.format, checked.problems)
     failed = errors_in(checked.problems)
     if not failed:

@@ -6,6 +6,7 @@ the same :class:`Judged` site (:mod:`site_builder.pipeline.steps`).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 from collections import Counter
@@ -27,6 +28,7 @@ from site_builder.pipeline.cache.reuse import Cache
 from site_builder.pipeline.loading import Batches, load_batches
 from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.workers import Job
+from site_builder.render.pages import template_syntax_problems
 from site_builder.settings.project import Project
 
 
@@ -143,9 +145,11 @@ def check_site(
     schedule: Schedule | None,
     reuse: Cache | None = None,
     jobs: int | None = None,
+    templates: bool = False,
 ) -> Judged:
     """Steps 1-5, writing nothing (the batches' texts go to ``scratch``); fixtures only with ``run``;
-    what ``schedule`` publishes described (every revision without one)."""
+    what ``schedule`` publishes described (every revision without one); with ``templates``, the
+    site's own templates compiled too, as a build would (``validate``)."""
     if not project.articles.is_dir():
         problems = (*project.problems, missing_articles(project.settings))
         sorted_problems = tuple(sorted(problems, key=Problem.sort_key))
@@ -153,7 +157,11 @@ def check_site(
     inputs = hash_inputs(project, project.output(), reuse.stamps() if reuse is not None else None)
     job = Job(project=project, scratch=scratch, run=run, schedule=schedule, common=inputs.common)
     batches = load_batches(job, inputs.keys, reuse, jobs).whole()  # read once ``scratch`` is gone
-    return judge(project, batches, run, schedule)
+    judged = judge(project, batches, run, schedule)
+    if not templates:
+        return judged
+    found = dict.fromkeys([*judged.problems, *template_syntax_problems(project.root)])
+    return dataclasses.replace(judged, problems=tuple(sorted(found, key=Problem.sort_key)))
 
 
 def judge(

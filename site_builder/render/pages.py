@@ -14,6 +14,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from site_builder.errors import Problem
 from site_builder.language.labels import Chrome
 from site_builder.model.layout import article_file, category_slug, under
 from site_builder.model.moments import shown, sort_key
@@ -29,6 +30,7 @@ from site_builder.render.proofs import fixture_entries, mark_proofs
 from site_builder.render.scroll_regions import focusable_regions
 from site_builder.render.sharing import sharing
 from site_builder.render.sub_path import move_under
+from site_builder.render.template_errors import template_problem
 from site_builder.settings.project import Settings
 
 
@@ -92,6 +94,24 @@ def compile_templates(env: jinja2.Environment) -> None:
             env.get_template(name)
         except jinja2.TemplateError:
             continue
+
+
+def template_syntax_problems(root: Path) -> list[Problem]:
+    """Each template of the site's own ``templates/`` folder that does not compile, as a problem
+    at its file and line: what a build reports when it renders a page with it, found without
+    rendering (``validate``). An error only rendering shows (an undefined name, a missing
+    parent) is left to the build."""
+    folder = root / "templates"
+    if not folder.is_dir():
+        return []
+    env = environment(root)
+    problems = []
+    for path in sorted(folder.rglob("*.html")):
+        try:
+            env.get_template(path.relative_to(folder).as_posix())
+        except jinja2.TemplateSyntaxError as exc:
+            problems.append(template_problem(root, exc))
+    return problems
 
 
 def newest_first(items: Sequence[Item]) -> list[Item]:

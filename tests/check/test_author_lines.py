@@ -241,6 +241,49 @@ def test_what_only_the_rendered_page_shows_is_reported_at_the_template_line(
     ]
 
 
+BROKEN_ARTICLE = '{% extends "base.html" %}\n{% block main %}\n<p>{{ oops( }}</p>\n{% endblock %}\n'
+"""A site's article template that does not compile: line 3 has a call left open."""
+BROKEN_AT = "templates/article.html:3: template: TemplateSyntaxError: unexpected '}', expected ')'"
+
+
+def test_a_template_that_does_not_compile_fails_validate_at_its_line_as_it_fails_the_build(
+    tmp_path: Path, run_cli: RunCli
+) -> None:
+    """CI that runs ``validate`` is red for a template the deploy's ``build`` cannot render;
+    the line is the one the build names. Unused templates are compiled too (a build would
+    fail on them at the first page that extends or includes them)."""
+    root = with_templates(tmp_path, {"article.html": BROKEN_ARTICLE, "unused.html": "{% if %}\n"})
+
+    checked = run_cli(["validate", "--root", str(root)])
+    built = run_cli(["build", "--root", str(root)])
+
+    unused = (
+        "templates/unused.html:1: template: TemplateSyntaxError: "
+        "Expected an expression, got 'end of statement block'"
+    )
+    assert checked.code == 1
+    assert checked.err.splitlines() == [BROKEN_AT, unused, "2 problems found"]
+    assert built.code == 1
+    assert BROKEN_AT in built.err.splitlines()
+
+
+def test_the_pytest_plugin_fails_the_templates_item_of_a_template_that_does_not_compile(
+    tmp_path: Path,
+) -> None:
+    root = with_templates(tmp_path, {"article.html": BROKEN_ARTICLE})
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "articles", "-k", "templates"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout
+    assert "FAILED articles/notes_2021_01.py::templates - " in done.stdout, done.stdout
+    assert "1 failed, " in done.stdout, done.stdout
+    assert BROKEN_AT in done.stdout.splitlines(), done.stdout
+
+
 # --- how a field's line is found ------------------------------------------------------------------
 
 TRICKY = '''\
