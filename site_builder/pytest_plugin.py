@@ -24,6 +24,7 @@ session, whichever item asks first.
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 import tempfile
 import warnings
@@ -84,7 +85,7 @@ def _checked(config: pytest.Config, root: Path) -> Judged:
     if root not in judged:
         with (
             tempfile.TemporaryDirectory(prefix="site-builder-") as scratch,
-            SiteLock.take(root, say=lambda message: _say(config, message)),
+            SiteLock.take(root, say=functools.partial(_say, config)),
         ):
             # Judged as the default build publishes it: a link to a draft is a failing item.
             project, schedule = Project.read(root), Schedule.now()
@@ -96,7 +97,11 @@ def _checked(config: pytest.Config, root: Path) -> Judged:
 
 
 def _say(config: pytest.Config, message: str) -> None:
-    """Print ``message`` on stderr now, past pytest's capture of the collection's output."""
+    """Print ``message`` on stderr now, past pytest's capture of the collection's output; in
+    a worker of pytest-xdist, nothing: the workers of one run collect together and so take
+    turns, and each would say it waits for "another site-builder command", its sibling."""
+    if hasattr(config, "workerinput"):
+        return
     capture = config.pluginmanager.getplugin("capturemanager")
     with capture.global_and_fixture_disabled() if capture is not None else contextlib.nullcontext():
         print(f"site-builder: {message}", file=sys.stderr, flush=True)

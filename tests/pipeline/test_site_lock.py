@@ -91,13 +91,17 @@ def run(root: Path, command: str, *args: str) -> subprocess.CompletedProcess[str
 @contextmanager
 def started(root: Path, command: str, *args: str) -> Iterator[subprocess.Popen[str]]:
     """``site-builder COMMAND --root ROOT ARGS`` in the background; killed if still running."""
-    with subprocess.Popen(
-        [sys.executable, "-m", "site_builder", command, "--root", str(root), *args],
-        env=ENV,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as process:
+    argv = [sys.executable, "-m", "site_builder", command, "--root", str(root), *args]
+    with background(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as process:
+        yield process
+
+
+@contextmanager
+def background(
+    argv: list[str], *, stdout: int, stderr: int, cwd: Path | None = None
+) -> Iterator[subprocess.Popen[str]]:
+    """``argv`` started in ``cwd``; killed if still running at the end of the block."""
+    with subprocess.Popen(argv, cwd=cwd, env=ENV, stdout=stdout, stderr=stderr, text=True) as process:
         try:
             yield process
         finally:
@@ -214,29 +218,51 @@ def test_commands_that_use_neither_cache_nor_staging_do_not_wait(site: Path) -> 
             assert "waiting for" not in done.stderr
 
 
+def pytest_in(
+    root: Path, *args: str, stderr: int
+) -> contextlib.AbstractContextManager[subprocess.Popen[str]]:
+    """``python -m pytest -q ARGS articles`` in the site at ``root``, in the background (stdout piped)."""
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, "articles"]
+    return background(argv, stdout=subprocess.PIPE, stderr=stderr, cwd=root)
+
+
 def test_the_pytest_plugin_reads_the_cache_under_the_lock_and_says_it_waits(site: Path) -> None:
     """The plugin reads the cache as ``validate`` does (a built site's batches come from it),
     so it waits, as validate does, for a command that may be writing it; then leaves no lock."""
-    collect = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "articles"]
-    with (
-        holding(site) as holder,
-        subprocess.Popen(
-            collect, cwd=site, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        ) as pytest_run,
-    ):
-        try:
-            assert next_line(pytest_run) == f"site-builder: {waiting(holder.pid)}"
-            assert pytest_run.poll() is None, "the collection ended while the lock was held"
-            let_go(holder)
-            code, rest = ended(pytest_run)
-        finally:
-            if pytest_run.poll() is None:
-                pytest_run.kill()
-        assert pytest_run.stdout is not None
-        collected = pytest_run.stdout.read()
+    with holding(site) as holder, pytest_in(site, "--collect-only", stderr=subprocess.PIPE) as collecting:
+        assert next_line(collecting) == f"site-builder: {waiting(holder.pid)}"
+        assert collecting.poll() is None, "the collection ended while the lock was held"
+        let_go(holder)
+        code, rest = ended(collecting)
+        assert collecting.stdout is not None
+        collected = collecting.stdout.read()
     assert code == 0, rest + collected
     assert "tests collected" in collected, collected
     assert not (site / ".site-builder-cache").exists(), "the plugin left the lock (or its folder) behind"
+
+
+def children(pid: int) -> list[int]:
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def test_the_workers_of_one_parallel_pytest_run_wait_for_the_lock_without_a_word(site: Path) -> None:
+    """pytest-xdist's workers each collect the site, so they take turns at the lock: "waiting
+    for another site-builder command" would name a sibling worker, and is not said."""
+    lock = site / ".site-builder-cache" / "lock"
+    with holding(site) as holder, pytest_in(site, "-n", "2", stderr=subprocess.STDOUT) as tests:
+        deadline = time.monotonic() + DEADLINE
+        while not (
+            (workers := children(tests.pid)) and len(workers) == 2 and all(waits_on(w, lock) for w in workers)
+        ):
+            assert tests.poll() is None and time.monotonic() < deadline, (
+                "the workers never waited for the lock"
+            )
+            time.sleep(0.05)
+        let_go(holder)
+        said, _ = tests.communicate(timeout=DEADLINE * 2)
+    assert tests.returncode == 0, said
+    assert "waiting for" not in said, said
+    assert " passed" in said, said
 
 
 def test_a_killed_holder_leaves_no_lock_behind(site: Path) -> None:
