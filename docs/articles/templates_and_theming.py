@@ -655,35 +655,38 @@ def _validated_and_built(template: str) -> tuple[Path, Ran, Ran]:
     return root, run(root, "validate"), run(root, "build")
 
 
+def _both_said(checked: Ran, built: Ran, checks: dict[str, bool]) -> dict:
+    """What validate and build printed, and ``checks``: a fixture's result."""
+    return {
+        "validate": {"exit": checked.code, "stderr": checked.lines},
+        "build": {"exit": built.code, "stderr": built.lines},
+        "checks": checks,
+    }
+
+
 @fixture
 def unknown_variable() -> dict:
     """A template that uses a variable it is not given: validate, then build."""
     root, checked, built = _validated_and_built(UNKNOWN)
-    return {
-        "validate": {"exit": checked.code, "stderr": checked.lines},
-        "build": {"exit": built.code, "stderr": built.lines},
-        "checks": {
-            "validateRendersNoPage": checked.code == 0,
-            "buildFails": built.code == 1,
-            "atTheTemplatesLine": built.lines[0].startswith("templates/404.html:3:"),
-            "nothingWritten": not (root / "build").exists(),
-        },
+    checks = {
+        "validateRendersNoPage": checked.code == 0,
+        "buildFails": built.code == 1,
+        "atTheTemplatesLine": built.lines[0].startswith("templates/404.html:3:"),
+        "nothingWritten": not (root / "build").exists(),
     }
+    return _both_said(checked, built, checks)
 
 
 @fixture
 def unclosed_call() -> dict:
     """A template that does not compile: validate, then build."""
     root, checked, built = _validated_and_built(UNCLOSED)
-    return {
-        "validate": {"exit": checked.code, "stderr": checked.lines},
-        "build": {"exit": built.code, "stderr": built.lines},
-        "checks": {
-            "bothFail": checked.code == built.code == 1,
-            "sameLine": checked.lines[0] == built.lines[0],
-            "nothingWritten": not (root / "build").exists(),
-        },
+    checks = {
+        "bothFail": checked.code == built.code == 1,
+        "sameLine": checked.lines[0] == built.lines[0],
+        "nothingWritten": not (root / "build").exists(),
     }
+    return _both_said(checked, built, checks)
 
 
 @fixture

@@ -6,7 +6,6 @@ the same :class:`Judged` site (:mod:`site_builder.pipeline.steps`).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 from collections import Counter
@@ -157,23 +156,31 @@ def check_site(
     inputs = hash_inputs(project, project.output(), reuse.stamps() if reuse is not None else None)
     job = Job(project=project, scratch=scratch, run=run, schedule=schedule, common=inputs.common)
     batches = load_batches(job, inputs.keys, reuse, jobs).whole()  # read once ``scratch`` is gone
-    judged = judge(project, batches, run, schedule)
-    if not templates:
-        return judged
-    found = dict.fromkeys([*judged.problems, *template_syntax_problems(project.root)])
-    return dataclasses.replace(judged, problems=tuple(sorted(found, key=Problem.sort_key)))
+    compiled = template_syntax_problems(project.root) if templates else ()
+    return judge(project, batches, run, schedule, also=compiled)
 
 
 def judge(
-    project: Project, batches: Batches, run: bool, schedule: Schedule | None, memo: RulesMemo | None = None
+    project: Project,
+    batches: Batches,
+    run: bool,
+    schedule: Schedule | None,
+    memo: RulesMemo | None = None,
+    also: Sequence[Problem] = (),
 ) -> Judged:
-    """Step 5 over the loaded batches: the settings' problems, the batches' own, then the site's rules
-    (links to what ``schedule`` leaves out among them; kept under ``memo`` when it has them), then
+    """Step 5 over the loaded batches: the settings' problems and ``also`` (found beside the
+    batches), the batches' own, then the site's rules (links to what ``schedule`` leaves out
+    among them; kept under ``memo`` when it has them), then
     every claim printed by another batch's fixture against that fixture's outcome (a batch judged
     those of its own fixtures itself). Only a batch's small fields are read, but for the rules
     when their findings are not kept: a rebuild after one batch's edit reads no other batch's body."""
     summaries = tuple(batches.summaries.values())
-    problems = [*project.problems, *batches.problems, *(p for part in summaries for p in part.problems)]
+    problems = [
+        *project.problems,
+        *also,
+        *batches.problems,
+        *(p for part in summaries for p in part.problems),
+    ]
     found, rules = _site_findings(project, summaries, schedule, memo)
     problems += found
     if run:
