@@ -26,6 +26,10 @@ at 4 it costs at most twice what one Pagefind bundle over the whole site costs (
 "the shard curve"); past this, shards grow instead of multiplying, and re-indexing one takes
 longer (about 10 s at 10,000 articles)."""
 
+FEED = "service, path order"
+"""How the pages reach Pagefind: a bundle made another way (its command line, which
+numbers pages in the order the file system lists them) is not reused."""
+
 
 def shard_count(batches: int) -> int:
     """How many shards a site of ``batches`` batches is split into."""
@@ -49,7 +53,7 @@ class Shard:
 
 def make_shard(number: int, pages: Mapping[str, str], language: str) -> Shard:
     """Shard ``number`` of these pages (output path → content hash), with its cache key."""
-    digest = hashlib.sha256(f"{pagefind_version()}\0{language}\0".encode())
+    digest = hashlib.sha256(f"{pagefind_version()}\0{FEED}\0{language}\0".encode())
     for path, sha in sorted(pages.items()):
         digest.update(f"{path}\0{sha}\0".encode())
     return Shard(number, tuple(sorted(pages)), digest.hexdigest())

@@ -4,13 +4,19 @@ site's index, in two shards, leads the search box to its pages at the root and b
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from site_builder.pipeline.staging.folder import link
+from site_builder.search import pagefind
 from site_builder.search.indexing import Index, Indexing
 from site_builder.search.shards import shard_count
 from tests.support.site_urls import dead_urls, search_urls
@@ -22,7 +28,7 @@ PAGE = """<!doctype html><html lang="en"><head><title>{title}</title></head>
 
 ODD = "odd{b},c*[x]?/index.html"
 """A folder name made of the characters a glob reads as syntax (Pagefind reads a backslash
-in a path as a Windows separator: our slugs never hold one)."""
+in a path as a Windows separator: our slugs never hold one); it reaches the index as it is."""
 
 
 def open_indexing(staging: Path, names: list[str], jobs: int) -> Indexing:
@@ -74,6 +80,74 @@ def test_a_shard_indexes_its_pages_and_nothing_else_of_the_staged_site(
     assert list(index.bundles) == ["pagefind"]
     expected = {"/" + path.removesuffix("index.html") for path in chosen}
     assert indexed_urls(staging / "pagefind") == expected
+
+
+@pytest.fixture
+def tmpfs() -> Iterator[Path]:
+    """A folder on tmpfs, which lists a folder's entries in the order they were made (ext4 lists
+    them by a hash of their names, seeded per file system)."""
+    if not Path("/dev/shm").is_dir():
+        pytest.skip("no /dev/shm: no tmpfs to make folders on")
+    folder = Path(tempfile.mkdtemp(dir="/dev/shm"))
+    yield folder
+    shutil.rmtree(folder)
+
+
+def test_a_bundle_s_bytes_do_not_depend_on_the_order_the_file_system_lists_its_pages(tmpfs: Path) -> None:
+    """The same pages staged in opposite orders: each index is the same bytes. Pagefind's command
+    line numbered the pages in the order it found them, so a rebuild, which stages unchanged
+    pages before changed ones, gave another index than a clean build of the same site."""
+    paths = [f"articles/page-{n:02d}/index.html" for n in range(12)]
+    bundles = []
+    for name, order in (("forward", paths), ("backward", paths[::-1])):
+        staging = tmpfs / name / "staging"
+        for path in order:
+            (staging / path).parent.mkdir(parents=True)
+            (staging / path).write_text(PAGE.format(title=path, word=f"zyx{path[14:16]}"), "utf-8")
+        bundles.append(staging / "pagefind")
+        indexing = open_indexing(staging, [], jobs=1)
+        indexing.everything({path: "sha-" + path for path in paths})
+        assert finished(indexing, staging).problems == ()
+    forward, backward = (os.listdir(bundle.parent / "articles") for bundle in bundles)
+    assert forward != backward and sorted(forward) == sorted(backward)  # listed in two orders
+
+    first, second = (
+        {p.relative_to(b).as_posix(): p.read_bytes() for p in b.rglob("*") if p.is_file()} for b in bundles
+    )
+    assert len(first) > 10 and indexed_urls(bundles[0]) == {"/" + p.removesuffix("index.html") for p in paths}
+    assert first == second
+
+
+ERROR = b'{"message_id": 0, "payload": {"type": "Error", "message": "Invalid config supplied"}}'
+
+
+@pytest.mark.parametrize(
+    ("script", "said"),
+    [
+        ("echo 'cannot start' >&2; exit 3", "pagefind failed with exit code 3: cannot start"),
+        (  # a service that answers with an error, then waits for the end of its input
+            f"printf '%s,' {base64.b64encode(ERROR).decode()}; cat > /dev/null",
+            "pagefind failed: Invalid config supplied",
+        ),
+    ],
+)
+def test_an_indexer_that_fails_is_a_problem_with_what_it_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, said: str
+) -> None:
+    staging = tmp_path / "staging"
+    (staging / "plain").mkdir(parents=True)
+    (staging / "plain/index.html").write_text(PAGE.format(title="t", word="zyx" * 30000), "utf-8")
+    fake = tmp_path / "pagefind"
+    fake.write_text(f"#!/bin/sh\n{script}\n", "utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setattr(pagefind, "_executable", lambda: str(fake))
+    indexing = open_indexing(staging, [], jobs=1)
+
+    indexing.everything({"plain/index.html": "sha"})
+    index = indexing.finish()
+
+    assert [problem.message for problem in index.problems] == [said]
+    assert index.files == {} and not (indexing.scratch / indexing.shards[0].key).exists()
 
 
 def test_a_shard_starts_when_the_last_of_its_batches_arrives_and_only_then(tmp_path: Path) -> None:
