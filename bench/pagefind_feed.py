@@ -1,6 +1,8 @@
-"""How Pagefind is best fed one search shard: its CLI over the pages on disk, or its
-Python API (``pagefind.index``, the service the ``pagefind`` package runs) given each
-page's HTML, or given the text the build already knows as a custom record.
+"""How Pagefind is best fed one search shard: its CLI over the pages on disk (the site's
+folder itself, or a tree of links to the pages made in path order, as the build does), its
+service driven directly (each page's HTML in path order), or its Python API
+(``pagefind.index``, the service the ``pagefind`` package runs) given each page's HTML, or
+given the text the build already knows as a custom record.
 
 Run with the project's Python (the ``pagefind`` package site_builder depends on) on a
 built site, e.g. the benchmark corpus's output::
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import resource
 import shutil
@@ -27,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from html.parser import HTMLParser
@@ -80,7 +84,8 @@ def _url(relative: str) -> str:
 
 
 def run_cli(site: Path, pages: list[tuple[str, str]], out: Path) -> None:
-    """What site_builder does: the binary, told the pages by a glob in its settings file."""
+    """What site_builder did until 2026-12-05: the binary over the site's own folder, told the
+    pages by a glob in its settings file (pages numbered in the order the file system lists them)."""
     from site_builder.search.pagefind import _executable
 
     work = out.parent / "cli-run"
@@ -89,6 +94,61 @@ def run_cli(site: Path, pages: list[tuple[str, str]], out: Path) -> None:
     settings = {"site": str(site), "output_path": str(out), "glob": glob, "force_language": LANGUAGE}
     (work / "pagefind.json").write_text(json.dumps(settings), "utf-8")
     subprocess.run([_executable(), "--quiet"], cwd=work, check=True, stdout=subprocess.DEVNULL)
+
+
+def run_tree(site: Path, pages: list[tuple[str, str]], out: Path) -> None:
+    """What site_builder does now: the binary over a tree of hard links to the pages, made
+    afresh in path order (``start_pagefind``), so the file system's order of the site is not
+    the index's."""
+    from site_builder.search.pagefind import start_pagefind
+
+    process = start_pagefind(site, [path for path, _ in pages], out.parent / "tree-run", out, LANGUAGE)
+    _, err = process.communicate()
+    if process.returncode:
+        raise SystemExit(err)
+
+
+def run_service(pages: list[tuple[str, str]], out: Path) -> None:
+    """``pagefind --service`` driven directly: NewIndex, one AddFile per page in path order and
+    GetFiles, over its protocol (base64 JSON, each message ended by a comma); a thread writes
+    while this one reads, and the bundle it answers with is written here."""
+    from site_builder.search.pagefind import _executable
+
+    process = subprocess.Popen([_executable(), "--service"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    last = len(pages) + 1
+    messages = [{"type": "NewIndex", "config": {"force_language": LANGUAGE}}]
+    messages += [
+        {"type": "AddFile", "index_id": 0, "file_path": p, "url": _url(p), "file_contents": h}
+        for p, h in pages
+    ]
+    messages.append({"type": "GetFiles", "index_id": 0})
+
+    def write() -> None:
+        for number, payload in enumerate(messages):
+            data = json.dumps({"message_id": number, "payload": payload}).encode()
+            process.stdin.write(base64.b64encode(data) + b",")  # type: ignore[union-attr]
+        process.stdin.flush()  # type: ignore[union-attr]
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    pending, files = bytearray(), None
+    while files is None and (chunk := process.stdout.read1(1 << 20)):
+        pending += chunk
+        *answers, rest = bytes(pending).split(b",")
+        pending = bytearray(rest)
+        for answer in answers:
+            message = json.loads(base64.b64decode(answer))
+            if message["payload"]["type"] == "Error":
+                raise SystemExit(message["payload"]["message"])
+            if message["message_id"] == last:
+                files = message["payload"]["files"]
+    writer.join()
+    process.stdin.close()  # the service exits at the end of its input
+    process.wait()
+    for file in files or []:
+        (out / file["path"]).parent.mkdir(parents=True, exist_ok=True)
+        (out / file["path"]).write_bytes(base64.b64decode(file["content"]))
 
 
 def run_api(pages: list[tuple[str, str]], out: Path, records: list[tuple[str, str, str]] | None) -> None:
@@ -126,12 +186,14 @@ def main() -> None:
     parser.add_argument("--site", type=Path, required=True, help="a built site_builder site")
     parser.add_argument("--pages", type=int, default=300, help="article pages in the shard")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--modes", default="cli,api-html,api-records")
+    parser.add_argument("--modes", default="cli,cli-tree,service,api-html,api-records")
     args = parser.parse_args()
     pages = _pages(args.site.resolve(), args.pages)
     records = _records(pages)
     modes: dict[str, Callable[[Path], None]] = {
         "cli": lambda out: run_cli(args.site.resolve(), pages, out),
+        "cli-tree": lambda out: run_tree(args.site.resolve(), pages, out),
+        "service": lambda out: run_service(pages, out),
         "api-html": lambda out: run_api(pages, out, None),
         "api-records": lambda out: run_api(pages, out, records),
     }

@@ -171,7 +171,7 @@ search_page = revision(
     body=[
         paragraph(
             "A site built by site_builder has full-text search without a server. During `build`, "
-            "after the pages are rendered, site_builder hands them to Pagefind. Pagefind is a static "
+            "after the pages are rendered, site_builder runs Pagefind over them. Pagefind is a static "
             "search tool: it reads the built HTML and writes an index split into small files next to "
             "the site, plus a script that searches it in the browser and downloads only the parts of "
             "the index a query needs. There is nothing to configure, and nothing to install separately "
@@ -179,13 +179,14 @@ search_page = revision(
             "program for your platform (a `pagefind` found on `PATH` is used when it does not)."
         ),
         paragraph(
-            "The pages reach Pagefind one by one, in the order of their paths, through its indexing "
-            "service (what its Node and Python packages use), rather than by Pagefind finding them on "
-            "disk. Pagefind numbers pages in the order they come to it, and a file system lists a "
-            "folder in an order of its own (tmpfs in the order files were made, ext4 by a hash seeded "
-            "per file system). Given the order, the same pages make the same index, byte for byte, "
-            "whatever file system the site is built on (with the same Pagefind), and a rebuild's "
-            "index is the one a clean build makes."
+            "Pagefind finds the pages on disk itself and numbers them in the order the file system "
+            "lists them, and the order of the staging folder depends on how it was filled: a rebuild "
+            "stages the unchanged pages before the changed ones. So each shard's indexer reads a tree "
+            "of links to that shard's pages alone, made afresh in the order of their paths: on one "
+            "file system, the same pages make the same index, byte for byte, and a rebuild's index is "
+            "the one a clean build makes. Another file system may list the same tree in another order "
+            "(ext4, for one, keeps a folder's entries in a tree keyed by a hash of their names), so two "
+            "machines can number the same pages differently; both indexes find the same pages."
         ),
         paragraph(
             "The index is part of the build like any page: if Pagefind fails, the build reports it as a "
@@ -374,12 +375,12 @@ search_page = revision(
         Source(
             title="Pagefind CLI configuration options",
             url="https://pagefind.app/docs/config-options/",
-            note="force_language, which site_builder sets for each shard",
+            note="site, output_path and force_language, which site_builder sets for each shard",
         ),
         Source(
-            title="Pagefind: Indexing content using the NodeJS API",
-            url="https://pagefind.app/docs/node-api/",
-            note="the indexing service: createIndex, addHTMLFile with a page's source path, getFiles",
+            title="The Linux kernel: ext4 directory entries",
+            url="https://docs.kernel.org/filesystems/ext4/directory.html",
+            note="hash tree directories: entries kept in a tree keyed by a hash of their names",
         ),
         Source(
             title="Pagefind source: pagefind/src/index/mod.rs",

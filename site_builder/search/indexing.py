@@ -1,8 +1,8 @@
 """The search index of one build, shard by shard, each started as soon as its pages are staged.
 
 The workers render the batches shard by shard, so a shard's indexer starts while
-the workers go on with the next; it is handed the shard's staged pages one by one,
-in site order. A finished shard's bundle comes from the live site
+the workers go on with the next; Pagefind reads the staging folder itself, told
+the shard's pages by a glob. A finished shard's bundle comes from the live site
 (untouched since the last build), from the cache, or from a new Pagefind run into
 a scratch folder; nothing here writes the site or the cache: :class:`Index` says
 what to publish and what is new for the cache to keep.
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.errors import Problem
-from site_builder.search.pagefind import SCRIPT, UI_FILES, Indexer, merging_script, start_pagefind
+from site_builder.search.pagefind import SCRIPT, UI_FILES, merging_script, start_pagefind
 from site_builder.search.shards import Shard, bundle_path, make_shard, shard_count, shard_of
 
 Bundle = tuple[str, tuple[str, ...]]
@@ -92,7 +92,7 @@ class Indexing:
     """The shards set going, whatever their source."""
     sources: dict[str, tuple[Path, tuple[str, ...]]] = field(default_factory=dict)
     """Shard key → the folder its bundle is published from, and the bundle's files."""
-    running: dict[str, Indexer] = field(default_factory=dict)
+    running: dict[str, subprocess.Popen[str]] = field(default_factory=dict)
     queued: list[Shard] = field(default_factory=list)
     """Shards waiting for a free core: one indexer per job, the rest wait."""
     made: dict[str, Path] = field(default_factory=dict)
@@ -145,7 +145,7 @@ class Indexing:
         process = self.running.pop(key, None)
         if process is not None:
             process.kill()
-            process.failure()
+            process.communicate()
         self.queued = [shard for shard in self.queued if shard.key != key]
         self.sources.pop(key, None)
         made = self.made.pop(key, None)
@@ -193,14 +193,15 @@ class Indexing:
         """Where the indexer of shard ``key`` runs (its settings file), and where it writes."""
         return self.scratch / f".{key}.{os.getpid()}.run", self.scratch / key
 
-    def _collect(self, key: str, process: Indexer) -> None:
+    def _collect(self, key: str, process: subprocess.Popen[str]) -> None:
         """Note an ended indexer's bundle, or its failure in ``problems``."""
-        failure = process.failure()
+        out, err = process.communicate()
         del self.running[key]
         run, made = self._folders(key)
         shutil.rmtree(run, ignore_errors=True)
-        if failure is not None:
-            self.problems.append(_problem(failure))
+        if process.returncode != 0:
+            detail = ((err or out).strip().splitlines() or ["no output"])[-1]
+            self.problems.append(_problem(f"pagefind failed with exit code {process.returncode}: {detail}"))
             shutil.rmtree(made, ignore_errors=True)
             return
         names = _files(made)
@@ -238,8 +239,9 @@ class Indexing:
     def stop(self) -> None:
         """Kill what still runs."""
         for process in self.running.values():
-            process.kill()
-            process.failure()
+            if process.poll() is None:
+                process.kill()
+            process.communicate()
         self.running.clear()
         self.queued.clear()
 

@@ -26,9 +26,9 @@ at 4 it costs at most twice what one Pagefind bundle over the whole site costs (
 "the shard curve"); past this, shards grow instead of multiplying, and re-indexing one takes
 longer (about 10 s at 10,000 articles)."""
 
-FEED = "service, path order"
-"""How the pages reach Pagefind: a bundle made another way (its command line, which
-numbers pages in the order the file system lists them) is not reused."""
+FEED = "a tree of the pages, made in path order"
+"""What Pagefind reads: a bundle made from the staging folder itself (whose order it numbered
+the pages in) is not reused."""
 
 
 def shard_count(batches: int) -> int:

@@ -4,7 +4,6 @@ site's index, in two shards, leads the search box to its pages at the root and b
 
 from __future__ import annotations
 
-import base64
 import gzip
 import json
 import os
@@ -94,9 +93,9 @@ def tmpfs() -> Iterator[Path]:
 
 
 def test_a_bundle_s_bytes_do_not_depend_on_the_order_the_file_system_lists_its_pages(tmpfs: Path) -> None:
-    """The same pages staged in opposite orders: each index is the same bytes. Pagefind's command
-    line numbered the pages in the order it found them, so a rebuild, which stages unchanged
-    pages before changed ones, gave another index than a clean build of the same site."""
+    """The same pages staged in opposite orders: each index is the same bytes. Pagefind numbers
+    the pages in the order it finds them, and it read the staging folder: a rebuild, which stages
+    unchanged pages before changed ones, gave another index than a clean build of the same site."""
     paths = [f"articles/page-{n:02d}/index.html" for n in range(12)]
     bundles = []
     for name, order in (("forward", paths), ("backward", paths[::-1])):
@@ -118,27 +117,14 @@ def test_a_bundle_s_bytes_do_not_depend_on_the_order_the_file_system_lists_its_p
     assert first == second
 
 
-ERROR = b'{"message_id": 0, "payload": {"type": "Error", "message": "Invalid config supplied"}}'
-
-
-@pytest.mark.parametrize(
-    ("script", "said"),
-    [
-        ("echo 'cannot start' >&2; exit 3", "pagefind failed with exit code 3: cannot start"),
-        (  # a service that answers with an error, then waits for the end of its input
-            f"printf '%s,' {base64.b64encode(ERROR).decode()}; cat > /dev/null",
-            "pagefind failed: Invalid config supplied",
-        ),
-    ],
-)
 def test_an_indexer_that_fails_is_a_problem_with_what_it_said(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, said: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     staging = tmp_path / "staging"
     (staging / "plain").mkdir(parents=True)
-    (staging / "plain/index.html").write_text(PAGE.format(title="t", word="zyx" * 30000), "utf-8")
+    (staging / "plain/index.html").write_text(PAGE.format(title="t", word="zyx"), "utf-8")
     fake = tmp_path / "pagefind"
-    fake.write_text(f"#!/bin/sh\n{script}\n", "utf-8")
+    fake.write_text("#!/bin/sh\necho 'cannot start' >&2\nexit 3\n", "utf-8")
     fake.chmod(0o755)
     monkeypatch.setattr(pagefind, "_executable", lambda: str(fake))
     indexing = open_indexing(staging, [], jobs=1)
@@ -146,7 +132,9 @@ def test_an_indexer_that_fails_is_a_problem_with_what_it_said(
     indexing.everything({"plain/index.html": "sha"})
     index = indexing.finish()
 
-    assert [problem.message for problem in index.problems] == [said]
+    assert [problem.message for problem in index.problems] == [
+        "pagefind failed with exit code 3: cannot start"
+    ]
     assert index.files == {} and not (indexing.scratch / indexing.shards[0].key).exists()
 
 
