@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         markdown,
         ordered_list,
         paragraph,
+        transcript,
         unordered_list,
         verified_output,
     )
@@ -41,6 +42,7 @@ _HOMES = {
     "ordered_list": ".authoring.helpers",
     "paragraph": ".authoring.helpers",
     "revision": ".authoring.declare",
+    "transcript": ".authoring.helpers",
     "unordered_list": ".authoring.helpers",
     "verified_output": ".authoring.helpers",
 }
@@ -57,6 +59,7 @@ __all__ = [
     "ordered_list",
     "paragraph",
     "revision",
+    "transcript",
     "unordered_list",
     "verified_output",
 ]

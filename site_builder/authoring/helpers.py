@@ -13,6 +13,7 @@ import functools
 import inspect
 import json
 import re
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import ParamSpec
 
@@ -246,9 +247,54 @@ def verified_output(fixture: Fixture, expected: object) -> Block:
     except (TypeError, ValueError) as exc:
         parts.flaw("verified-expected", f"expected is not a JSON value: {exc}")
         text = ""
-    if not isinstance(fixture, Fixture):
-        parts.flaw(
-            "verified-fixture", f"the first argument must be a @fixture function, not {_kind(fixture)}"
-        )
-        return parts.block(_code_html(parts, text, "json"))
-    return parts.block(_code_html(parts, text, "json"), Verified(fixture=fixture, expected=expected))
+    verified = Verified(fixture=fixture, expected=expected) if _is_fixture(parts, fixture) else None
+    return parts.block(_code_html(parts, text, "json"), verified)
+
+
+def _is_fixture(parts: _Parts, fixture: object) -> bool:
+    """Whether ``fixture`` is one, a flaw noted when it is not."""
+    if isinstance(fixture, Fixture):
+        return True
+    parts.flaw("verified-fixture", f"the first argument must be a @fixture function, not {_kind(fixture)}")
+    return False
+
+
+@_forgiving
+def transcript(fixture: Fixture, session: str, key: str = "transcript") -> Block:
+    """A terminal session: a line starting with ``$ `` is a command, the lines after it what
+    it printed. The build fails unless ``fixture`` returns the same lines under ``key``."""
+    parts = _Parts("transcript", call_site())
+    lines = _session_lines(parts, session)
+    if not isinstance(key, str) or not key:
+        parts.flaw("helper-type", f"key must be a non-empty str, not {key!r}")
+        key = "transcript"
+    shown = "\n".join(
+        f'<span class="prompt">$ </span><kbd>{escape_text(line[2:])}</kbd>'
+        if line.startswith(PROMPT)
+        else escape_text(line)
+        for line in lines
+    )
+    html = f'<pre class="transcript"><samp>{shown}</samp></pre>'
+    verified = (
+        Verified(fixture=fixture, expected={key: lines}, helper="transcript")
+        if _is_fixture(parts, fixture)
+        else None
+    )
+    return parts.block(html, verified)
+
+
+PROMPT = "$ "
+"""What starts a command's line in a transcript."""
+
+
+def _session_lines(parts: _Parts, session: object) -> list[str]:
+    """The session's lines, its common indentation and blank first and last lines taken off."""
+    if not isinstance(session, str):
+        parts.flaw("helper-type", f"the session must be a str, not {_kind(session)}")
+        return []
+    if bad := forbidden_character(session):
+        parts.flaw("xml-character", f"the session contains {bad}")
+    lines = textwrap.dedent(session).strip("\n").splitlines()
+    if not lines or not lines[0].startswith(PROMPT):
+        parts.flaw("transcript-session", f"a session starts with a command: a line beginning with {PROMPT!r}")
+    return lines

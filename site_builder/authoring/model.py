@@ -132,12 +132,14 @@ def _not_here() -> object:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Verified:
-    """What a ``verified_output`` block claims a fixture returns."""
+    """What a ``verified_output`` or ``transcript`` block claims a fixture returns."""
 
     fixture: Fixture
     """The fixture that must return it."""
     expected: object
     """A JSON value that must be a recursive subset of the fixture's output."""
+    helper: str = "verified_output"
+    """The helper that showed it (``verified_output``, ``transcript``): problems name it."""
 
 
 class Block(Markup):

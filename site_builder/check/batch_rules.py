@@ -158,7 +158,12 @@ def _verified_outputs(
             uses.append((block.site, subject, fid))
             expected = as_json(block.verified.expected)
             claim = Claim(
-                where=block.site, slug=rev.slug, fixture=fid, expected=expected, sound=not block.flaws
+                where=block.site,
+                slug=rev.slug,
+                fixture=fid,
+                expected=expected,
+                sound=not block.flaws,
+                helper=block.verified.helper,
             )
             claims.append(claim)
     return tuple(uses), tuple(claims)

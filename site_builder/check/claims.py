@@ -136,7 +136,8 @@ def _frames_text(root: Path, frames: tuple[Frame, ...]) -> str:
 @quick_state
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Claim:
-    """A ``verified_output`` block: what it prints, and the fixture that must return it."""
+    """A ``verified_output`` or ``transcript`` block: what it prints, and the fixture that must
+    return it."""
 
     where: CallSite
     """Where the block was written."""
@@ -148,6 +149,8 @@ class Claim:
     """What the block prints, as JSON reads it back."""
     sound: bool
     """Well-formed (no flaw of its own): only a sound claim is judged against its fixture."""
+    helper: str = "verified_output"
+    """The helper that showed it: problems name it."""
 
     @property
     def subject(self) -> str:
@@ -170,7 +173,7 @@ def drift_problems(root: Path, claims: Iterable[Claim], outcomes: Mapping[str, O
                 line=claim.where.line,
                 subject=claim.subject,
                 rule="verified-drift",
-                message=f"verified_output of {fid} does not match what it returns: {detail}",
+                message=f"{claim.helper} of {fid} does not match what it returns: {detail}",
             )
 
 

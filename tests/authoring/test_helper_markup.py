@@ -23,6 +23,7 @@ from site_builder import (
     ordered_list,
     paragraph,
     revision,
+    transcript,
     unordered_list,
     verified_output,
 )
@@ -164,6 +165,56 @@ def test_verified_output_is_exactly_the_json_code_block(expected: object) -> Non
     assert str(block) == str(code_block(json.dumps(expected, ensure_ascii=False, indent=2), language="json"))
     assert block.verified is not None  # type: ignore[attr-defined]
     assert block.verified.expected == expected  # type: ignore[attr-defined]
+
+
+def test_a_transcript_shows_each_command_after_a_prompt_and_claims_its_lines() -> None:
+    block = transcript(
+        lost_response,
+        """
+        $ site-builder init "my <site>"
+        wrote my <site>/pyproject.toml & more
+          cd "my <site>"
+        $ echo $ done
+        """,
+    )
+    assert str(block) == (
+        '<pre class="transcript"><samp><span class="prompt">$ </span>'
+        "<kbd>site-builder init &quot;my &lt;site&gt;&quot;</kbd>\n"
+        "wrote my &lt;site&gt;/pyproject.toml &amp; more\n"
+        "  cd &quot;my &lt;site&gt;&quot;\n"
+        '<span class="prompt">$ </span><kbd>echo $ done</kbd></samp></pre>'
+    )
+    assert block.flaws == ()  # type: ignore[attr-defined]
+    assert block.verified.helper == "transcript"  # type: ignore[attr-defined]
+    assert block.verified.expected == {  # type: ignore[attr-defined]
+        "transcript": [
+            '$ site-builder init "my <site>"',
+            "wrote my <site>/pyproject.toml & more",
+            '  cd "my <site>"',
+            "$ echo $ done",
+        ]
+    }
+    assert transcript(lost_response, "$ true", key="session").verified.expected == {"session": ["$ true"]}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("call", "rule", "message"),
+    [
+        (lambda: transcript(lost_response, "output first\n$ cmd"), "transcript-session", "a session starts"),
+        (lambda: transcript(lost_response, ""), "transcript-session", "a session starts"),
+        (lambda: transcript(lost_response, ["$ cmd"]), "helper-type", "the session must be a str, not list"),
+        (lambda: transcript(lost_response, "$ cmd", key=""), "helper-type", "key must be a non-empty str"),
+        (lambda: transcript(print, "$ cmd"), "verified-fixture", "must be a @fixture function"),
+    ],
+    ids=["output-first", "empty", "not-str", "empty-key", "not-fixture"],
+)
+def test_a_malformed_transcript_is_a_flaw_at_its_line(
+    call: Callable[[], Markup], rule: str, message: str
+) -> None:
+    block = call()
+    (flaw,) = block.flaws  # type: ignore[attr-defined]
+    assert flaw.rule == rule and message in flaw.message and flaw.message.startswith("transcript(): ")
+    assert flaw.site.line == call.__code__.co_firstlineno  # type: ignore[attr-defined]
 
 
 def _revision(body: list[Markup], sources: list[Source], lang: str = "ru") -> Revision:

@@ -353,7 +353,12 @@ def test_every_feature_shows_in_the_build(matrix: Matrix, base: str) -> None:
     assert "Front page" in [a.get_text(strip=True) for a in soup(out, "404.html").select("main a")]
     # Batch B shows batch A's fixture; the mark links to its def in the repository.
     marks = [a["href"] for a in page.select(".proof a")]
-    assert marks == ["https://github.com/example/all-features/blob/main/articles/a_2020_en.py#L34"]
+    assert marks == ["https://github.com/example/all-features/blob/main/articles/a_2020_en.py#L35"]
+    # A transcript: its command after a prompt, its output as text, its mark after it.
+    session = soup(out, "articles/retry-basics/index.html").select_one("pre.transcript")
+    assert session.select_one(".prompt + kbd").get_text() == "budget --requests 1000 & more"
+    assert session.get_text() == "$ budget --requests 1000 & more\nretries allowed: 100 <of 1000>"
+    assert session.find_next_sibling()["class"] == ["proof"]
     # Covers: SVG ones drawn as PNGs for social sites, the raster one shared as it is.
     assert (out / "og/growing/cover.svg.png").is_file() and (out / "og/keys/cover.svg.png").is_file()
     # A source's quote: under the source, citing its address, and in revisions.json.

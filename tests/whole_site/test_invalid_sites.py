@@ -239,6 +239,11 @@ CASES: list[tuple[str, str]] = [
         f"{R}:21: sample-post: verified_output of post:answer does not match what it returns: "
         "$.answer: the article prints 42, the fixture returns 41",
     ),
+    (
+        "transcript_drift",
+        f"{R}:21: sample-post: transcript of post:answer does not match what it returns: "
+        '$.transcript[1]: the article prints "42", the fixture returns "41"',
+    ),
 ]
 
 

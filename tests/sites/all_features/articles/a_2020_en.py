@@ -11,6 +11,7 @@ from site_builder import (
     markdown,
     paragraph,
     revision,
+    transcript,
     verified_output,
 )
 
@@ -34,7 +35,8 @@ def answer() -> dict:
 def budget() -> dict:
     requests, share = 100, 10
     retries = requests * share // 100
-    return {"retries": retries, "checks": {"underTheShare": retries <= requests // 10}}
+    session = ["$ budget --requests 1000 & more", *_budget_command(["--requests", "1000"])]
+    return {"retries": retries, "session": session, "checks": {"underTheShare": retries <= requests // 10}}
 
 
 growing = revision(
@@ -69,6 +71,10 @@ basics = revision(
         data_table("Budget", ["Requests", "Retries allowed"], [["100", "10"], ["1000", "100"]]),
         code_block("retries = requests * share // 100", language="python"),
         verified_output(budget, expected={"retries": 10}),
+        transcript(budget, """
+            $ budget --requests 1000 & more
+            retries allowed: 100 <of 1000>
+        """, key="session"),
         heading("Elsewhere"),
         paragraph("Read [the change log](/articles/growing-note/#history), [every HTTP article](/categories/http/#main),"
                   " [the Korean notes](/articles/hangul-notes/#키-저장소), [the categories](/categories/),"
@@ -93,3 +99,9 @@ draft = revision(
 )
 
 revisions = [growing, basics, draft]
+
+
+def _budget_command(argv: list[str]) -> list[str]:
+    """What ``budget --requests N`` prints: the retries a 10 % budget allows."""
+    requests = int(argv[argv.index("--requests") + 1])
+    return [f"retries allowed: {requests * 10 // 100} <of {requests}>"]
