@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -135,6 +137,33 @@ def run_in(folder: Path, *args: str, columns: int | None = None) -> Ran:
     return (_started if args[:1] == ("serve",) else _forked)(list(args), env, folder)
 
 
+@dataclass(frozen=True)
+class Session:
+    """A terminal session: what a reader would see, and each command's exit code."""
+
+    lines: list[str]
+    """``$ site-builder ARGS``, then what it printed, for each command."""
+    codes: list[int]
+
+
+SECONDS = re.compile(r" in \d+(?:\.\d+)? s$")
+"""The time a command took, at the end of its summary line: shown as ``in … s``."""
+
+
+def session(folder: Path, *commands: Sequence[str], env: Mapping[str, str] | None = None) -> Session:
+    """Each of ``commands`` (the arguments after ``site-builder``) typed in ``folder``, one after
+    another, as a transcript shows them: the command after ``$ ``, then its stdout and stderr
+    as a terminal interleaves them, with the seconds it took masked (``in … s``)."""
+    lines: list[str] = []
+    codes: list[int] = []
+    for argv in commands:
+        ran = _forked(list(argv), environment(env), folder, merged=True)
+        lines.append("$ " + shlex.join(["site-builder", *argv]))
+        lines += [SECONDS.sub(" in … s", line) for line in ran.stdout.splitlines()]
+        codes.append(ran.code)
+    return Session(lines, codes)
+
+
 TIMEOUT = 110.0
 """Seconds one command may take before it is killed and the fixture fails saying so."""
 
@@ -153,12 +182,13 @@ def _started(argv: list[str], env: dict[str, str], cwd: Path | None) -> Ran:
     return Ran(done.returncode, done.stdout, done.stderr)
 
 
-def _forked(argv: list[str], env: dict[str, str], cwd: Path | None) -> Ran:
-    """``site-builder ARGV`` in a forked process: its exit code, stdout and stderr."""
+def _forked(argv: list[str], env: dict[str, str], cwd: Path | None, *, merged: bool = False) -> Ran:
+    """``site-builder ARGV`` in a forked process: its exit code, stdout and stderr (``merged``:
+    both in ``stdout``, in the order a terminal shows them, and ``stderr`` empty)."""
     outputs = Path(tempfile.mkdtemp(prefix="run-"))
     pid = os.fork()
     if pid == 0:
-        _command(argv, env, cwd, outputs)
+        _command(argv, env, cwd, outputs, merged=merged)
     deadline = time.monotonic() + TIMEOUT
     ended, status = os.waitpid(pid, os.WNOHANG)
     while not ended:
@@ -190,8 +220,11 @@ def _nothing_refused(_event: str, _args: tuple[object, ...]) -> None:
     return None
 
 
-def _command(argv: Sequence[str], env: dict[str, str], cwd: Path | None, outputs: Path) -> NoReturn:
-    """In the forked process: run the command as ``python -m site_builder`` would, then end."""
+def _command(
+    argv: Sequence[str], env: dict[str, str], cwd: Path | None, outputs: Path, *, merged: bool = False
+) -> NoReturn:
+    """In the forked process: run the command as ``python -m site_builder`` would, then end;
+    ``merged``: stdout and stderr one file, each written a line at a time, as on a terminal."""
     code = 1
     try:
         _lift_guards(env)
@@ -203,8 +236,13 @@ def _command(argv: Sequence[str], env: dict[str, str], cwd: Path | None, outputs
             target = os.open(outputs / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             os.dup2(target, fd)
             os.close(target)
-        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+        if merged:  # stderr into stdout's open file: one offset, the writes in their order
+            os.dup2(1, 2)
+        lines = 1 if merged else -1  # a line at a time, as on a terminal; else the default
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=lines)  # noqa: SIM115
+        sys.stderr = open(  # noqa: SIM115
+            2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=lines
+        )
         from site_builder.cli import main
 
         code = main(argv)

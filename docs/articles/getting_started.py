@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from _pages_kit import without_seconds
-from _tool import run_in
+from _tool import run_in, session
 
 from site_builder import (
     Source,
@@ -18,6 +18,7 @@ from site_builder import (
     markdown,
     paragraph,
     revision,
+    transcript,
     verified_output,
 )
 from site_builder.starter.origin import origin
@@ -34,14 +35,18 @@ def _started(lang: str = "en") -> tuple[Path, list[str]]:
 
 @fixture
 def starting_a_site() -> dict:
-    """What init writes and says, and whether every file it names is there."""
-    root, said = _started()
-    written = [line.removeprefix("wrote mysite/") for line in said if line.startswith("wrote ")]
+    """``site-builder init mysite`` typed in an empty folder: what it says, and whether every
+    file it names is there."""
+    here = Path(tempfile.mkdtemp(prefix="docs-init-"))
+    ran = session(here, ["init", "mysite"])
+    root = here / "mysite"
+    written = [line.removeprefix("wrote mysite/") for line in ran.lines if line.startswith("wrote ")]
     # The note depends on how the tool was installed (Deploying shows each way): left out here.
-    note = [line for line in said if line.startswith("note: ")]
+    note = [line for line in ran.lines if line.startswith("note: ")]
     return {
-        "stderr": [line for line in said if not line.startswith("note: ")],
+        "transcript": [line for line in ran.lines if not line.startswith("note: ")],
         "checks": {
+            "initSucceeded": ran.codes == [0],
             "sixFiles": len(written) == 6,
             "everyFileExists": all((root / name).is_file() for name in written),
             "aNoteExactlyWhenCiCannotInstallIt": len(note) == (origin().note is not None)
@@ -179,23 +184,21 @@ python3 -m venv ~/.venvs/site-builder
             "saying which line to change and how ([Deploying](/articles/deploying/#github-pages) "
             "shows each case):"
         ),
-        code_block("site-builder init mysite", language="sh"),
-        verified_output(
+        transcript(
             starting_a_site,
-            expected={
-                "stderr": [
-                    "wrote mysite/pyproject.toml",
-                    "wrote mysite/.gitignore",
-                    "wrote mysite/.github/workflows/site.yml",
-                    "wrote mysite/.github/workflows/sources.yml",
-                    "wrote mysite/articles/first_article.py",
-                    "wrote mysite/assets/first-article/how-a-page-is-made.svg",
-                    "next:",
-                    "  cd mysite",
-                    "  site-builder build",
-                    "  site-builder serve",
-                ]
-            },
+            """
+            $ site-builder init mysite
+            wrote mysite/pyproject.toml
+            wrote mysite/.gitignore
+            wrote mysite/.github/workflows/site.yml
+            wrote mysite/.github/workflows/sources.yml
+            wrote mysite/articles/first_article.py
+            wrote mysite/assets/first-article/how-a-page-is-made.svg
+            next:
+              cd mysite
+              site-builder build
+              site-builder serve
+            """,
         ),
         data_table(
             "What init writes",

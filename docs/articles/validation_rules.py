@@ -748,6 +748,9 @@ rules = revision(
                 "**`figure-alt`**, **`figure-caption`**, **`figure-src`** — a figure needs "
                 "non-empty alt text for readers who cannot see it, a caption, and a `src`. The "
                 "`src` must also resolve, like any link (next sections).",
+                "**`transcript-session`** — a `transcript`'s session starts with a command, a line "
+                "beginning with `$ ` ([Writing an article](/articles/writing-articles/#transcript) "
+                "shows the message).",
                 "**`helper-arguments`** — a call the helper does not take: a keyword it does "
                 "not have (with the one meant, or the list of those it takes), an argument "
                 "missing, one too many or one given twice. The block adds nothing to the page; "

@@ -621,6 +621,79 @@ def verified_output_markup() -> dict:
     }
 
 
+# --- transcript()
+
+TRANSCRIPT_BATCH = """\
+import shlex
+import subprocess
+import sys
+
+from site_builder import Source, fixture, paragraph, revision, transcript
+
+
+@fixture
+def multiplied() -> dict:
+    shown = ["python3", "-c", "print(6 * 7)"]
+    done = subprocess.run([sys.executable, *shown[1:]], capture_output=True, text=True, check=False)
+    return {
+        "transcript": ["$ " + shlex.join(shown), *done.stdout.splitlines()],
+        "checks": {"exitedZero": done.returncode == 0},
+    }
+
+
+revisions = [
+    revision(
+        slug="demo",
+        title="Demo",
+        categories=["Demo"],
+        excerpt="A short demonstration article.",
+        published="2026-12-01",
+        body=[
+            paragraph("Python multiplies two numbers, run as a reader would type it:"),
+            transcript(multiplied, \"""
+                $ python3 -c 'print(6 * 7)'
+                42
+            \"""),
+        ],
+        sources=[
+            Source(title="Python command line", url="https://docs.python.org/3/using/cmdline.html", note="-c")
+        ],
+    )
+]
+"""
+
+
+@fixture
+def transcript_in_a_site() -> dict:
+    """A site whose article shows a transcript its fixture ran: built, the block on the page;
+    then the article edited to show 41, and without the command's line, and what validate says."""
+    root = site({"articles/demo.py": TRANSCRIPT_BATCH})
+    built = run(root, "build")
+    html = page(root, "articles/demo/index.html") if built.code == 0 else ""
+    block = re.search(r'<pre class="transcript">.*?</pre>', html, re.DOTALL)
+    (root / "articles/demo.py").write_text(
+        TRANSCRIPT_BATCH.replace("                42\n", "                41\n"), "utf-8"
+    )
+    drifted = run(root, "validate")
+    (root / "articles/demo.py").write_text(
+        TRANSCRIPT_BATCH.replace("                $ python3 -c 'print(6 * 7)'\n", ""), "utf-8"
+    )
+    no_command = run(root, "validate")
+    return {
+        "transcript": block.group(0) if block else None,
+        "validateAfterTheEdit": drifted.lines,
+        "validateWithoutTheCommand": no_command.lines,
+        "checks": {
+            "built": built.code == 0,
+            "markAfterIt": bool(block) and html[block.end() :].lstrip().startswith('<p class="proof"'),
+            "readerSeesTheSession": bool(block)
+            and text_of(block.group(0)) == "$ python3 -c 'print(6 * 7)'\n42",
+            "driftFails": drifted.code == 1,
+            "noCommandFails": no_command.code == 1,
+        },
+    }
+
+
 # --- Markup: trusted HTML
 
 TRUSTED = '<abbr title="HyperText Markup Language">HTML</abbr> is written by hand here.'
@@ -1548,6 +1621,52 @@ writing = revision(
                     '<pre><code class="language-json">{\n  &quot;attempts&quot;: 3,\n'
                     "  &quot;condition&quot;: &quot;a &lt; b&quot;\n}</code></pre>"
                 ),
+            },
+        ),
+        heading("transcript"),
+        code_block(
+            'transcript(fixture: Fixture, session: str, key: str = "transcript") -> Block', language="python"
+        ),
+        paragraph(
+            "Shows a terminal session: each line that starts with `$ ` is a command, the lines after "
+            "it are what the command printed. The session is written as the reader should see it "
+            "(its common indentation and its blank first and last lines are dropped), and it is a "
+            "claim like a `verified_output`'s: the fixture must return its lines, one string per line "
+            "with the `$ ` of each command, under `key`. A fixture that runs the commands and returns "
+            "what they printed keeps the session true; where a line varies from run to run (a "
+            "temporary path, the seconds a build took), the fixture replaces that part and the "
+            "session shows the replacement, so the reader sees what was left out."
+        ),
+        paragraph(
+            'On the page, each command follows a prompt (`<span class="prompt">$ </span>`) in a '
+            "`<kbd>` element, and the output lines are plain text; the theme leaves the prompt out "
+            "when the reader copies a command. A session that does not start with a command is a "
+            "`transcript-session` problem at the call's line. This batch's fixture runs Python and "
+            "returns what it printed:"
+        ),
+        code_block(TRANSCRIPT_BATCH, language="python"),
+        paragraph(
+            "The build shows the session with its mark; edited to show `41`, the article no longer "
+            "matches what the fixture ran, and `validate` says where; without its command line, "
+            "the session is a mistake of its own:"
+        ),
+        verified_output(
+            transcript_in_a_site,
+            expected={
+                "transcript": (
+                    '<pre class="transcript"><samp><span class="prompt">$ </span>'
+                    "<kbd>python3 -c &#039;print(6 * 7)&#039;</kbd>\n42</samp></pre>"
+                ),
+                "validateAfterTheEdit": [
+                    "articles/demo.py:27: demo: transcript of demo:multiplied does not match what it "
+                    'returns: $.transcript[1]: the article prints "41", the fixture returns "42"',
+                    "1 problem found",
+                ],
+                "validateWithoutTheCommand": [
+                    "articles/demo.py:27: demo: transcript(): a session starts with a command: a line "
+                    "beginning with '$ '",
+                    "1 problem found",
+                ],
             },
         ),
         heading("Markup: trusted HTML"),

@@ -47,7 +47,8 @@ class Snippet:
     language: str
     code: str
     then: Callable[[], object] | None = None
-    """The fixture of the first ``verified_output`` after it on its page: what shows its output."""
+    """The fixture of the first ``verified_output`` after it on its page: what shows its output
+    (a transcript's commands: the transcript's own fixture)."""
 
 
 def _docs_snippets() -> list[Snippet]:
@@ -59,12 +60,23 @@ def _docs_snippets() -> list[Snippet]:
             blocks = [block for block in revision.body if isinstance(block, Block)]
             for n, block in enumerate(blocks):
                 if block.verified:
+                    if block.verified.helper == "transcript":
+                        found.append(_transcript_commands(f"docs/articles/{path.name}", block))
                     continue
                 then = next((b.verified.fixture for b in blocks[n + 1 :] if b.verified), None)
                 for match in _CODE.finditer(str(block)):
                     where = f"docs/articles/{path.name}:{block.site.line}"
                     found.append(Snippet(where, match[1] or "", html.unescape(match[2]), then))
     return found
+
+
+def _transcript_commands(path: str, block: Block) -> Snippet:
+    """The commands of a transcript, as the shell snippet a reader types; its own fixture is
+    what shows their output."""
+    assert block.verified is not None
+    (lines,) = block.verified.expected.values()  # type: ignore[attr-defined]
+    typed = [line.removeprefix("$ ") for line in lines if line.startswith("$ ")]
+    return Snippet(f"{path}:{block.site.line}", "sh", "\n".join(typed), block.verified.fixture)
 
 
 def _readme_snippets() -> list[Snippet]:
