@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
 from site_builder import cli
@@ -194,4 +195,37 @@ def test_search_on_the_all_features_site_opens_the_article(
         page.wait_for_url(all_features.base.removesuffix(ALL_PREFIX) + urllib.parse.quote(expected))
         assert page.locator("article h1").inner_text().strip() == title
         page.wait_for_load_state("networkidle")
+        assert not watch.problems, "\n".join(watch.problems)
+
+
+SELECT_TRANSCRIPT_JS = """() => {
+    const range = document.createRange();
+    range.selectNodeContents(document.querySelector("pre.transcript"));
+    const selection = getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return selection.toString();
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_transcript_reads_in_both_schemes_and_a_copy_of_it_leaves_the_prompt_out(
+    browser: Browser, all_features: Site, scheme: str
+) -> None:
+    with watched_page(browser, all_features, viewport=DESKTOP, color_scheme=scheme) as (page, watch):
+        visit(page, watch, all_features, "/articles/retry-basics/")
+        assert page.locator("pre.transcript kbd").inner_text() == "budget --requests 1000 & more"
+        checked = (
+            Axe()
+            .run(
+                page,
+                context="pre.transcript",
+                options={"runOnly": ["color-contrast"], "resultTypes": ["violations"]},
+            )
+            .response
+        )
+        contrast = checked["violations"] + checked["incomplete"]
+        assert contrast == [] and checked["passes"], contrast  # its text was looked at, and reads
+        copied = page.evaluate(SELECT_TRANSCRIPT_JS)
+        assert copied == "budget --requests 1000 & more\nretries allowed: 100 <of 1000>"
         assert not watch.problems, "\n".join(watch.problems)
