@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from site_builder.authoring.declare import fixture, revision
     from site_builder.authoring.helpers import (
+        chart,
         code_block,
         data_table,
         figure,
@@ -33,6 +34,7 @@ __version__ = "0.1.0"
 _HOMES = {
     "Markup": "markupsafe",
     "Source": ".authoring.model",
+    "chart": ".authoring.helpers",
     "code_block": ".authoring.helpers",
     "data_table": ".authoring.helpers",
     "figure": ".authoring.helpers",
@@ -50,6 +52,7 @@ _HOMES = {
 __all__ = [
     "Markup",
     "Source",
+    "chart",
     "code_block",
     "data_table",
     "figure",

@@ -142,6 +142,20 @@ class Verified:
     """The helper that showed it (``verified_output``, ``transcript``): problems name it."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chart:
+    """What a ``chart`` block draws once its fixture has run."""
+
+    spec: dict[str, object]
+    """The Vega-Lite specification, without ``data``."""
+    key: str
+    """The key of the fixture's output that holds the rows."""
+    alt: str
+    """What the chart shows, in words: its accessible name."""
+    caption: str
+    """The figure's caption, rendered: the table of its rows is named by it too."""
+
+
 class Block(Markup):
     """HTML made by a helper, remembering what validation needs to know."""
 
@@ -152,7 +166,9 @@ class Block(Markup):
     flaws: tuple[Flaw, ...]
     """Mistakes found when the helper was called."""
     verified: Verified | None
-    """Set on ``verified_output`` blocks."""
+    """Set on ``verified_output``, ``transcript`` and ``chart`` blocks."""
+    chart: Chart | None
+    """Set on ``chart`` blocks."""
 
     @classmethod
     def make(
@@ -163,10 +179,11 @@ class Block(Markup):
         urls: tuple[str, ...] = (),
         flaws: tuple[Flaw, ...] = (),
         verified: Verified | None = None,
+        chart: Chart | None = None,
     ) -> Block:
         """Wrap ``html`` (already safe) with its facts."""
         block = cls(html)
-        block.site, block.urls, block.flaws, block.verified = site, urls, flaws, verified
+        block.site, block.urls, block.flaws, block.verified, block.chart = site, urls, flaws, verified, chart
         return block
 
 

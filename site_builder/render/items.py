@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from site_builder.model.layout import article_url, category_url
+from site_builder.render.charts import Drawn
 from site_builder.render.images import Measured
 from site_builder.render.proofs import Proof
 from site_builder.runtime.pickled import quick_state
@@ -40,6 +41,8 @@ class Item:
     verified: int
     content_html: str
     proofs: tuple[Proof, ...] = ()
+    charts: tuple[Drawn, ...] = ()
+    """Its charts, drawn (:mod:`site_builder.render.charts`): empty in lists."""
     """Its ``verified_output`` blocks, for the marks on its page (empty in lists)."""
     draft: bool = False
     """An included draft: marked as one."""

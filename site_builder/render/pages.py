@@ -7,6 +7,7 @@ template sees is passed in explicitly: there is no "current page" state.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -19,6 +20,7 @@ from site_builder.language.labels import Chrome
 from site_builder.model.layout import article_file, category_slug, under
 from site_builder.model.moments import shown, sort_key
 from site_builder.model.page_ids import RESERVED_IDS
+from site_builder.render.charts import moved, with_drawings
 from site_builder.render.compiled import kept_bytecode
 from site_builder.render.headings import add_heading_ids
 from site_builder.render.highlight import highlight_code
@@ -186,7 +188,9 @@ def article_page(
     """One article page; with ``history``, the revision it shows among its article's others
     (an earlier one's page lives at its own URL and names the latest as canonical)."""
     proofs = fixture_entries(settings, item.proofs)
-    marked = mark_proofs(item.content_html, item.proofs, proofs, chrome(item.lang).proof_mark)
+    content = with_drawings(item.content_html, item.charts)
+    moved_proofs = [dataclasses.replace(proof, end=moved(proof.end, item.charts)) for proof in item.proofs]
+    marked = mark_proofs(content, moved_proofs, proofs, chrome(item.lang).proof_mark)
     body, toc = add_heading_ids(marked, RESERVED_IDS | {entry.anchor for entry in proofs.values()})
     view = {
         "title": item.title,

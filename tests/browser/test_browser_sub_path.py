@@ -32,6 +32,7 @@ from tests.browser.pages import (
     visit_all,
     watched_page,
 )
+from tests.browser.test_browser import MIN_CONTRAST, contrast, parse_color
 from tests.render.test_sub_path import filler_word, make_site
 from tests.whole_site.test_all_features import BASES, build, copy_site
 
@@ -228,4 +229,49 @@ def test_a_transcript_reads_in_both_schemes_and_a_copy_of_it_leaves_the_prompt_o
         assert contrast == [] and checked["passes"], contrast  # its text was looked at, and reads
         copied = page.evaluate(SELECT_TRANSCRIPT_JS)
         assert copied == "budget --requests 1000 & more\nretries allowed: 100 <of 1000>"
+        assert not watch.problems, "\n".join(watch.problems)
+
+
+TEXT_COLOURS_JS = """() => {
+    const under = e => {  // the colour the chart is drawn over: the first box behind it that has one
+        for (; e; e = e.parentElement) {
+            const colour = getComputedStyle(e).backgroundColor;
+            if (colour !== "rgba(0, 0, 0, 0)" && colour !== "transparent") return colour;
+        }
+        return "rgb(255, 255, 255)";
+    };
+    const svg = document.querySelector("figure.chart svg");
+    const background = getComputedStyle(svg.firstElementChild).fill;
+    return [...svg.querySelectorAll("text")].map(t => ({
+        text: t.textContent, fill: getComputedStyle(t).fill,
+        background: under(svg.parentElement), own: background,
+    }));
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_chart_reads_in_both_schemes_and_its_rows_are_reached_by_keyboard(
+    browser: Browser, all_features: Site, scheme: str
+) -> None:
+    with watched_page(browser, all_features, viewport=DESKTOP, color_scheme=scheme) as (page, watch):
+        visit(page, watch, all_features, "/articles/retry-basics/")
+        drawing = page.locator("figure.chart .chart-drawing svg")
+        assert drawing.is_visible() and drawing.bounding_box()["width"] > 100  # type: ignore[index]
+        texts = page.evaluate(TEXT_COLOURS_JS)
+        assert "retries allowed" in [t["text"] for t in texts]
+        assert {t["own"] for t in texts} == {"rgba(0, 0, 0, 0)"}  # the drawing's background: none
+        low = [
+            f"{t['text']!r}: {ratio:.2f}"
+            for t in texts
+            if (ratio := contrast(parse_color(t["fill"]), parse_color(t["background"]))) < MIN_CONTRAST
+        ]
+        assert not low, low  # every label against the page it is drawn on: the background is the page's
+        checked = Axe().run(page, context="figure.chart", options={"resultTypes": ["violations"]}).response
+        assert checked["violations"] == [], checked["violations"]
+        for _ in range(60):  # the table's scrolling box takes the focus on the way through the page
+            page.keyboard.press("Tab")
+            if page.evaluate("() => !!document.activeElement.closest('figure.chart .table-scroll')"):
+                break
+        else:
+            raise AssertionError("Tab never reached the chart's table")
         assert not watch.problems, "\n".join(watch.problems)

@@ -353,12 +353,24 @@ def test_every_feature_shows_in_the_build(matrix: Matrix, base: str) -> None:
     assert "Front page" in [a.get_text(strip=True) for a in soup(out, "404.html").select("main a")]
     # Batch B shows batch A's fixture; the mark links to its def in the repository.
     marks = [a["href"] for a in page.select(".proof a")]
-    assert marks == ["https://github.com/example/all-features/blob/main/articles/a_2020_en.py#L35"]
+    assert marks == ["https://github.com/example/all-features/blob/main/articles/a_2020_en.py#L36"]
     # A transcript: its command after a prompt, its output as text, its mark after it.
     session = soup(out, "articles/retry-basics/index.html").select_one("pre.transcript")
     assert session.select_one(".prompt + kbd").get_text() == "budget --requests 1000 & more"
     assert session.get_text() == "$ budget --requests 1000 & more\nretries allowed: 100 <of 1000>"
     assert session.find_next_sibling()["class"] == ["proof"]
+    # A chart: drawn from the fixture's rows, the rows as a table, its mark after it.
+    figure = soup(out, "articles/retry-basics/index.html").select_one("figure.chart")
+    drawing = figure.select_one(".chart-drawing[role=img]")
+    assert drawing["aria-label"] == "Retries allowed grow tenfold with requests: 10, 100, 1000"
+    assert "retries allowed" in [t.get_text() for t in drawing.select("svg text")]
+    assert [[td.get_text() for td in tr.select("td")] for tr in figure.select("tbody tr")] == [
+        ["100", "10"],
+        ["1000", "100"],
+        ["10000", "1000"],
+    ]
+    assert figure.figcaption.get_text() == "The budget at three sizes <of traffic> & more"
+    assert figure.find_next_sibling()["class"] == ["proof"]
     # Covers: SVG ones drawn as PNGs for social sites, the raster one shared as it is.
     assert (out / "og/growing/cover.svg.png").is_file() and (out / "og/keys/cover.svg.png").is_file()
     # A source's quote: under the source, citing its address, and in revisions.json.

@@ -24,6 +24,7 @@ from site_builder import __version__
 from site_builder.check.load import batch_paths
 from site_builder.errors import UnreadableInputError
 from site_builder.pipeline.staging.written import stats
+from site_builder.render.charts import renderer_version
 from site_builder.settings.project import Project
 
 _FORMAT = "4"
@@ -109,6 +110,7 @@ def site_digest(project: Project, batches: Iterable[Path]) -> str:
     """What every batch's result depends on besides the batch module itself."""
     digest = hashlib.sha256(package_digest().encode())
     digest.update(json.dumps(asdict(project.settings), sort_keys=True, default=str).encode())
+    digest.update(f"\0charts\0{renderer_version()}\0".encode())  # a drawing depends on its renderer
     digest.update(b"\0templates\0")
     _tree_digest(digest, project.root / "templates")
     digest.update(b"\0articles\0")

@@ -102,13 +102,15 @@ class Histories:
         return [self.whole_at(place) for place in self.articles[slug]]
 
     def whole_at(self, place: Place) -> Item:
-        """The revision at ``place`` with its content and proofs."""
+        """The revision at ``place`` with its content, proofs and charts."""
         s, i = place
         if s not in self._read:
             self._read[s] = self.summaries[s].data()
         part = self.summaries[s]
         content = str(self._read[s][i]["contentHtml"])
-        return dataclasses.replace(part.items[i], content_html=content, proofs=part.proofs[i])
+        return dataclasses.replace(
+            part.items[i], content_html=content, proofs=part.proofs[i], charts=part.charts[i]
+        )
 
     @functools.cached_property
     def unrendered(self) -> tuple[Place, ...]:

@@ -30,13 +30,15 @@ from site_builder.model.page_scan import Scan, scan_page
 from site_builder.model.schedule import Schedule, Timing, View, views
 from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.pipeline.staging.folder import write_file
+from site_builder.pipeline.worker.described import described
 from site_builder.pipeline.worker.texts import Texts
+from site_builder.render.charts import Drawn
 from site_builder.render.feeds import feed_entry
-from site_builder.render.images import measure, unchanged
-from site_builder.render.items import Item, items_from
+from site_builder.render.images import unchanged
+from site_builder.render.items import Item
 from site_builder.render.pages import environment, render_articles
-from site_builder.render.proofs import Proof, proofs_of
-from site_builder.render.revisions_json import fragment, revision_dict
+from site_builder.render.proofs import Proof
+from site_builder.render.revisions_json import fragment
 from site_builder.render.template_errors import template_problem
 from site_builder.runtime.pickled import quick_state
 from site_builder.settings.project import Project
@@ -55,6 +57,8 @@ class Body:
     """Its fixtures' outcomes; None when they were not run."""
     proofs: tuple[tuple[Proof, ...], ...]
     """The verified outputs of each of its items."""
+    charts: tuple[tuple[Drawn, ...], ...] = ()
+    """The charts of each of its items, drawn."""
 
 
 class BodyOnceRead:
@@ -151,6 +155,11 @@ class BatchSummary:
         return self.body().outcomes
 
     @property
+    def charts(self) -> tuple[tuple[Drawn, ...], ...]:
+        """The charts of each of ``items``, drawn: what its page shows, if the kernel renders it."""
+        return self.body().charts
+
+    @property
     def proofs(self) -> tuple[tuple[Proof, ...], ...]:
         """The verified outputs of each of ``items``: what its page marks, if the kernel renders
         it (a revision of an article with a history, :mod:`.history_pages`)."""
@@ -189,15 +198,18 @@ def summarize(
     defined = dict(refs.fixtures)  # its own fixtures and the helper modules' it shows: run here
     problems += _own_fixture_problems(project.root, refs, defined, outcomes)
     seen = views(schedule, refs.timings)
-    data, items = _described(project, batch, seen, measure_images=staging is not None)
-    listed = tuple(dataclasses.replace(item, content_html="", proofs=()) for item in items)
+    data, items, chart_problems = described(
+        project, batch, seen, outcomes, measure_images=staging is not None
+    )
+    problems += chart_problems
+    listed = tuple(dataclasses.replace(item, content_html="", proofs=(), charts=()) for item in items)
     rendered = _Rendered()
     if staging is not None and not problems:  # a batch with problems fails the build anyway
         rendered = _rendered(project, items, staging, superseded)
         problems = list(rendered.problems)
     # surrogatepass: a lone surrogate is a problem of the batch already, never published.
     joined_data = ",\n  ".join(fragment(d) for d in data).encode("utf-8", "surrogatepass")
-    body = Body(refs, outcomes, tuple(item.proofs for item in items))
+    body = Body(refs, outcomes, tuple(item.proofs for item in items), tuple(item.charts for item in items))
     return BatchSummary(
         name=batch.name,
         problems=tuple(problems),
@@ -225,23 +237,6 @@ def _own_fixture_problems(
         return []
     judged_here = [claim for claim in refs.claims if claim.fixture in defined]
     return [*fixture_problems(root, defined, outcomes), *drift_problems(root, judged_here, outcomes)]
-
-
-def _described(
-    project: Project, batch: Batch, seen: tuple[View | None, ...], *, measure_images: bool
-) -> tuple[tuple[dict[str, object], ...], list[Item]]:
-    """The ``revisions`` JSON objects and the items of the revisions the schedule shows
-    (``seen``), marked as it shows them; with ``measure_images`` (a build: the pages give
-    each image its size) their images measured."""
-    root = project.root
-    shown = [(rev, view) for rev, view in zip(batch.revisions, seen, strict=True) if view is not None]
-    data = tuple(revision_dict(rev, batch.name, project.settings) for rev, _ in shown)
-    items = _marked(items_from(data, [proofs_of(root, rev) for rev, _ in shown]), [view for _, view in shown])
-    if not measure_images:
-        return data, items
-    assets = root / project.settings.assets_dir
-    sizes = [measure(assets, item.cover, item.content_html) for item in items]
-    return data, [dataclasses.replace(item, images=sized) for item, sized in zip(items, sizes, strict=True)]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -290,11 +285,3 @@ def _refs_key(refs: Refs) -> str:
     changes nothing they find."""
     bodiless = dataclasses.replace(refs, steps=tuple(dataclasses.replace(s, body="") for s in refs.steps))
     return content_hash(repr(bodiless).encode("utf-8", "surrogatepass"))
-
-
-def _marked(items: list[Item], shown: list[View]) -> list[Item]:
-    """Items marked as their schedule views say (a draft, scheduled for a date)."""
-    return [
-        dataclasses.replace(item, draft=draft, scheduled=scheduled) if draft or scheduled else item
-        for item, (draft, scheduled) in zip(items, shown, strict=True)
-    ]

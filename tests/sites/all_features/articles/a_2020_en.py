@@ -3,6 +3,7 @@ article with a raster cover and a table, a fixture batch B shows, and a draft.""
 
 from site_builder import (
     Source,
+    chart,
     code_block,
     data_table,
     figure,
@@ -36,7 +37,9 @@ def budget() -> dict:
     requests, share = 100, 10
     retries = requests * share // 100
     session = ["$ budget --requests 1000 & more", *_budget_command(["--requests", "1000"])]
-    return {"retries": retries, "session": session, "checks": {"underTheShare": retries <= requests // 10}}
+    rows = [{"requests": n, "retries allowed": n * share // 100} for n in (100, 1000, 10000)]
+    return {"retries": retries, "session": session, "rows": rows,
+            "checks": {"underTheShare": retries <= requests // 10}}
 
 
 growing = revision(
@@ -75,6 +78,10 @@ basics = revision(
             $ budget --requests 1000 & more
             retries allowed: 100 <of 1000>
         """, key="session"),
+        chart(budget, {"mark": "bar", "encoding": {"x": {"field": "requests", "type": "ordinal"},
+                                                    "y": {"field": "retries allowed", "type": "quantitative"}}},
+              alt="Retries allowed grow tenfold with requests: 10, 100, 1000",
+              caption="The budget at three sizes <of traffic> & more", data="rows"),
         heading("Elsewhere"),
         paragraph("Read [the change log](/articles/growing-note/#history), [every HTTP article](/categories/http/#main),"
                   " [the Korean notes](/articles/hangul-notes/#키-저장소), [the categories](/categories/),"
