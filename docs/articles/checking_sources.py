@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _tool import run, site
+from _tool import Session, run, session, site
 from _web import Page, Web, web
 
 from site_builder import (
@@ -16,8 +16,8 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     unordered_list,
-    verified_output,
 )
 
 GUIDES = """\
@@ -83,19 +83,10 @@ FIXED = (
 )
 """The batch once its author followed the findings."""
 
-FINDINGS = (
-    "articles/guides.py:18: retries: warning: source http://docs.example/old-guide has moved for good "
-    "(permanent redirect) to http://docs.example/guide: cite that",
-    "articles/guides.py:29: keys: source http://docs.example/keys does not contain the quote; the longest "
-    'part of it on the page: "The server keeps each key for"',
-    "articles/guides.py:35: keys: source http://docs.example/limits answers 404 Not Found",
-)
-"""What the first run finds, each at the line of its ``Source(``."""
 
-
-def _check(root: Path, stand_in: Web, *flags: str) -> dict:
-    ran = run(root, "check-sources", *flags, env=stand_in.environment())
-    return {"exit": ran.code, "stdout": ran.stdout.splitlines(), "stderr": ran.lines}
+def _check(root: Path, stand_in: Web, *flags: str) -> Session:
+    """``site-builder check-sources FLAGS`` typed in the site, its requests sent to ``stand_in``."""
+    return session(root, ["check-sources", *flags], env=stand_in.environment())
 
 
 @fixture
@@ -111,16 +102,15 @@ def checking() -> dict:
         fixed = _check(root, stand_in)
         asked_fixed = stand_in.asked[len(asked_first) + len(asked_again) :]
     return {
-        "first": first,
-        "again": again,
-        "fixed": fixed,
+        "twice": first.lines + again.lines,
+        "fixed": fixed.lines,
         "checks": {
+            "exitCodes": first.codes + again.codes + fixed.codes == [1, 1, 0],
             "firstAskedEachAddressOnceAndFollowedTheRedirect": sorted(asked_first)
             == sorted([*[*PAGES][:4], "http://docs.example/limits"]),
             "againAskedOnlyTheDeadAddress": asked_again == ["http://docs.example/limits"],
             "fixedAskedOnlyTheNewAddresses": sorted(asked_fixed)
             == ["http://docs.example/guide", "http://docs.example/limits-v2"],
-            "fixedExitsZero": fixed["exit"] == 0,
         },
     }
 
@@ -131,11 +121,16 @@ def annotated() -> dict:
     root = site({"articles/guides.py": GUIDES})
     with web(PAGES) as stand_in:
         ran = _check(root, stand_in, "--format", "github")
+        apart = run(root, "check-sources", "--format", "github", env=stand_in.environment())
+    annotations = [line for line in ran.lines if line.startswith("::")]
     return {
-        "exit": ran["exit"],
-        "stdout": ran["stdout"],
-        "stderr": ran["stderr"],
-        "checks": {"oneAnnotationPerFinding": len(ran["stdout"]) == 3},
+        "transcript": ran.lines,
+        "checks": {
+            "exitsWithOne": ran.codes == [1],
+            "oneAnnotationPerFinding": len(annotations) == 3,
+            "annotationsOnStdoutOnly": apart.stdout.splitlines() == annotations
+            and not any(line.startswith("::") for line in apart.lines),
+        },
     }
 
 
@@ -175,42 +170,37 @@ checking_sources = revision(
             "reach a real proxy. That server answers the first quoted page with the passage in "
             "other typography (curly quotes, a no-break space), has rewritten the second page to "
             "say 48 hours, moved the retry guide for good to `/guide`, and has no `/limits`. The "
-            "first run, then the same command again at once, then once more after the author "
-            "followed the findings (the new addresses, the quote as the page now has it):"
+            "first run, then the same command again at once:"
         ),
-        verified_output(
+        transcript(
             checking,
-            expected={
-                "first": {
-                    "exit": 1,
-                    "stdout": [],
-                    "stderr": [
-                        FINDINGS[0],
-                        FINDINGS[1],
-                        FINDINGS[2],
-                        "2 problems and 1 warning found",
-                        "checked 4 sources at 4 addresses: 4 asked (5 requests), 0 answered from the cache",
-                    ],
-                },
-                "again": {
-                    "exit": 1,
-                    "stdout": [],
-                    "stderr": [
-                        FINDINGS[0],
-                        FINDINGS[1],
-                        FINDINGS[2],
-                        "2 problems and 1 warning found",
-                        "checked 4 sources at 4 addresses: 1 asked (1 request), 3 answered from the cache",
-                    ],
-                },
-                "fixed": {
-                    "exit": 0,
-                    "stdout": [],
-                    "stderr": [
-                        "checked 4 sources at 4 addresses: 2 asked (2 requests), 2 answered from the cache"
-                    ],
-                },
-            },
+            """
+            $ site-builder check-sources
+            articles/guides.py:18: retries: warning: source http://docs.example/old-guide has moved for good (permanent redirect) to http://docs.example/guide: cite that
+            articles/guides.py:29: keys: source http://docs.example/keys does not contain the quote; the longest part of it on the page: "The server keeps each key for"
+            articles/guides.py:35: keys: source http://docs.example/limits answers 404 Not Found
+            2 problems and 1 warning found
+            checked 4 sources at 4 addresses: 4 asked (5 requests), 0 answered from the cache
+            $ site-builder check-sources
+            articles/guides.py:18: retries: warning: source http://docs.example/old-guide has moved for good (permanent redirect) to http://docs.example/guide: cite that
+            articles/guides.py:29: keys: source http://docs.example/keys does not contain the quote; the longest part of it on the page: "The server keeps each key for"
+            articles/guides.py:35: keys: source http://docs.example/limits answers 404 Not Found
+            2 problems and 1 warning found
+            checked 4 sources at 4 addresses: 1 asked (1 request), 3 answered from the cache
+            """,  # noqa: E501
+            key="twice",
+        ),
+        paragraph(
+            "Once more after the author followed the findings (the new addresses, the quote as the "
+            "page now has it), it finds nothing and exits with 0:"
+        ),
+        transcript(
+            checking,
+            """
+            $ site-builder check-sources
+            checked 4 sources at 4 addresses: 2 asked (2 requests), 2 answered from the cache
+            """,
+            key="fixed",
         ),
         paragraph(
             "Each finding is at the line of the `Source(` it is about, in the usual "
@@ -265,27 +255,19 @@ checking_sources = revision(
             "about; a page cited by several articles, or at several `#fragments`, is asked once and "
             "reported at each `Source(`. The site must be valid first: with validation problems the "
             "command prints them and asks nothing. `--format json` and `--format github` print the "
-            "findings as `validate` prints its problems (see [Checking in "
-            "CI](/articles/continuous-integration/)):"
+            "findings on stdout as `validate` prints its problems (see [Checking in "
+            "CI](/articles/continuous-integration/)), and the line that counts what was asked on "
+            "stderr:"
         ),
-        verified_output(
+        transcript(
             annotated,
-            expected={
-                "exit": 1,
-                "stdout": [
-                    "::warning file=articles/guides.py,line=18,title=source-moved::retries: source "
-                    "http://docs.example/old-guide has moved for good (permanent redirect) to "
-                    "http://docs.example/guide: cite that",
-                    "::error file=articles/guides.py,line=29,title=source-quote::keys: source "
-                    "http://docs.example/keys does not contain the quote; the longest part of it on "
-                    'the page: "The server keeps each key for"',
-                    "::error file=articles/guides.py,line=35,title=source-unreachable::keys: source "
-                    "http://docs.example/limits answers 404 Not Found",
-                ],
-                "stderr": [
-                    "checked 4 sources at 4 addresses: 4 asked (5 requests), 0 answered from the cache"
-                ],
-            },
+            """
+            $ site-builder check-sources --format github
+            ::warning file=articles/guides.py,line=18,title=source-moved::retries: source http://docs.example/old-guide has moved for good (permanent redirect) to http://docs.example/guide: cite that
+            ::error file=articles/guides.py,line=29,title=source-quote::keys: source http://docs.example/keys does not contain the quote; the longest part of it on the page: "The server keeps each key for"
+            ::error file=articles/guides.py,line=35,title=source-unreachable::keys: source http://docs.example/limits answers 404 Not Found
+            checked 4 sources at 4 addresses: 4 asked (5 requests), 0 answered from the cache
+            """,  # noqa: E501
         ),
         heading("How a quote is matched"),
         paragraph(

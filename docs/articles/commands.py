@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _tool import SETTINGS, article, environment, run, run_in, site
+from _tool import SETTINGS, article, environment, run, run_in, session, site
 
 from site_builder import (
     Source,
@@ -21,6 +21,7 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     unordered_list,
     verified_output,
 )
@@ -161,18 +162,20 @@ def finding_the_root() -> dict:
 def building() -> dict:
     """A build, the same build again, and a build into another folder with other jobs."""
     root = _two_articles()
-    first, again = run(root, "build"), run(root, "build")
+    ran = session(root, ["build"], ["build"])
     other = Path(tempfile.mkdtemp(prefix="out-")) / "site"
     elsewhere = run(root, "build", "--out", str(other), "--jobs", "1", "--no-cache")
+    summaries = [line for line in ran.lines if not line.startswith("$ ")]
     return {
-        "first": {"exit": first.code, "stderr": [TIMING.sub(" in S s", line) for line in first.lines]},
-        "again": {"exit": again.code, "stderr": [TIMING.sub(" in S s", line) for line in again.lines]},
+        "transcript": ran.lines,
         "siteFolder": sorted(p.name for p in root.iterdir()),
         "output": sorted(p.name for p in (root / "build").iterdir()),
         "checks": {
-            "allExitZero": first.code == again.code == elsewhere.code == 0,
-            "timedSummaries": all(TIMING.search(r.lines[-1]) for r in (first, again, elsewhere)),
-            "nothingOnStdout": first.stdout == again.stdout == elsewhere.stdout == "",
+            "allExitZero": ran.codes == [0, 0] and elsewhere.code == 0,
+            "timedSummaries": len(summaries) == 2
+            and all(line.endswith(" in … s") for line in summaries)
+            and bool(TIMING.search(elsewhere.lines[-1])),
+            "nothingOnStdout": elsewhere.stdout == "",
             "outIsTheSameSite": _files(root / "build") == _files(other),
         },
     }
@@ -185,12 +188,11 @@ def failing_build() -> dict:
     run(root, "build")
     before = _files(root / "build")
     (root / "articles" / "post.py").write_text(article().replace("2026-12-01", "2026-12-32"), "utf-8")
-    failed = run(root, "build")
+    failed = session(root, ["build"])
     return {
-        "exit": failed.code,
-        "stderr": failed.lines,
+        "transcript": failed.lines,
         "checks": {
-            "exitsWithOne": failed.code == 1,
+            "exitsWithOne": failed.codes == [1],
             "previousSiteUntouched": _files(root / "build") == before,
             "saysNothingWritten": failed.lines[-1] == "nothing was written; the previous site is untouched",
         },
@@ -202,16 +204,15 @@ def unreadable_input() -> dict:
     """A batch module that is a symbolic link to a file that moved: named, nothing built."""
     root = site({"articles/post.py": article()})
     (root / "articles" / "moved.py").symlink_to(root / "elsewhere.py")
-    ran = {command: run(root, command) for command in ("build", "validate")}
+    ran = session(root, ["build"], ["validate"])
     return {
-        command: {"exit": done.code, "stderr": [line.replace(str(root), "SITE") for line in done.lines]}
-        for command, done in ran.items()
-    } | {
+        "transcript": [line.replace(str(root), "SITE") for line in ran.lines],
         "checks": {
-            "exitsWithOne": all(done.code == 1 for done in ran.values()),
+            "exitsWithOne": ran.codes == [1, 1],
             "nothingBuilt": not (root / "build").exists(),
-            "noTraceback": all("Traceback" not in done.stderr for done in ran.values()),
-        }
+            "noTraceback": not any("Traceback" in line for line in ran.lines),
+            "sitePathWasMasked": any(str(root) in line for line in ran.lines),
+        },
     }
 
 
@@ -222,16 +223,16 @@ def verifying() -> dict:
     ran = run(root, "verify")
     (item,) = ran.json()
     duration = item.pop("duration")
-    unknown = run(root, "verify", "post:effect")
+    unknown = session(root, ["verify", "post:effect"])
     return {
         "exit": ran.code,
         "stdout": [item],
-        "unknownId": {"exit": unknown.code, "stderr": unknown.lines},
+        "unknownId": unknown.lines,
         "checks": {
             "exitsWithZero": ran.code == 0,
             "durationIsSeconds": isinstance(duration, int | float) and 0 <= duration < 60,
             "nothingOnStderr": ran.stderr == "",
-            "unknownIdIsAUsageError": unknown.code == 2 and unknown.stdout == "",
+            "unknownIdIsAUsageError": unknown.codes == [2],
         },
     }
 
@@ -241,15 +242,15 @@ def listing() -> dict:
     """``revisions --slug``, an unknown slug, and ``--indent 0``."""
     root = _two_articles()
     one = run(root, "revisions", "--slug", "second-post")
-    missing = run(root, "revisions", "--slug", "third-post")
+    missing = session(root, ["revisions", "--slug", "third-post"])
     compact = run(root, "revisions", "--indent", "0")
     return {
         "slug": {"exit": one.code, "stdout": one.json()},
-        "unknownSlug": {"exit": missing.code, "stdout": missing.stdout, "stderr": missing.lines},
+        "unknownSlug": missing.lines,
         "indent0": {"lines": len(compact.stdout.splitlines()), "slugs": [r["slug"] for r in compact.json()]},
         "checks": {
             "oneRevision": [r["slug"] for r in one.json()] == ["second-post"],
-            "unknownSlugIsAUsageError": missing.code == 2,
+            "unknownSlugIsAUsageError": missing.codes == [2],
             "compactIsOneLine": compact.stdout.count("\n") == 1,
         },
     }
@@ -322,6 +323,7 @@ def _first_lines(root: Path, *flags: str) -> list[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        process.stderr.close()
     return [re.sub(r"127\.0\.0\.1:[1-9]\d*/", "127.0.0.1:PORT/", line) for line in lines]
 
 
@@ -520,28 +522,32 @@ def schedule_flags() -> dict:
             "articles/e_resolutions.py": _note("resolutions", "2027-01-01"),
         }
     )
-    builds = {
-        " ".join(["build", *flags]).strip(): run(root, "build", *flags)
-        for flags in ((), ("--drafts",), ("--future",), ("--drafts", "--future"))
-    }
+    built = session(
+        root,
+        ["build"],
+        ["build", "--drafts"],
+        ["build", "--future"],
+        ["build", "--drafts", "--future"],
+        ["validate"],
+    )
     listed = run(root, "revisions")
-    asked = {slug: run(root, "revisions", "--slug", slug) for slug in ("first-draft", "gift")}
+    asked = session(root, ["revisions", "--slug", "first-draft"], ["revisions", "--slug", "gift"])
     epochs = {value: run(root, "build", env={"SOURCE_DATE_EPOCH": value}) for value in ("abc", "1.5")}
     return {
-        "build": {command: [TIMING.sub("", line) for line in ran.lines] for command, ran in builds.items()},
-        "validate": run(root, "validate").lines,
+        "builds": built.lines,
         "revisions": {
             "stdoutSlugs": [entry["slug"] for entry in listed.json()],
             "stderr": listed.lines,
         },
-        "revisionsSlug": {slug: {"exit": ran.code, "stderr": ran.lines} for slug, ran in asked.items()},
+        "revisionsSlug": asked.lines,
         "serve": _first_lines(root),
         "SOURCE_DATE_EPOCH": {
             value: {"exit": ran.code, "stderr": ran.lines} for value, ran in epochs.items()
         },
         "checks": {
-            "buildsExitZero": all(ran.code == 0 for ran in builds.values()),
+            "buildsAndValidateExitZero": built.codes == [0, 0, 0, 0, 0],
             "draftKeyFalseWithoutFlags": all(entry["draft"] is False for entry in listed.json()),
+            "leftOutSlugsAreUsageErrors": asked.codes == [2, 2],
             "badEpochIsAUsageError": all(ran.code == 2 and ran.stdout == "" for ran in epochs.values()),
         },
     }
@@ -775,16 +781,25 @@ commands = revision(
             "indexes them for search, and only then replaces the output folder (`build/`, "
             "or the `output_dir` setting) in one step. If anything fails, it prints the "
             "problems and writes nothing. On success its last line says how many revisions "
-            "and pages it built and how long it took (shown as `S` below, since it varies):"
+            "and pages it built and how long it took (shown as `…` below, since it varies). "
+            "A site of two articles, built twice:"
+        ),
+        transcript(
+            building,
+            """
+            $ site-builder build
+            built 2 revisions, 6 pages in … s
+            $ site-builder build
+            nothing changed since the last build: 2 revisions, 6 pages in … s
+            """,
+        ),
+        paragraph(
+            "The site's folder then holds the output folder and the cache beside its sources, "
+            "and `build/` holds the whole site:"
         ),
         verified_output(
             building,
             expected={
-                "first": {"exit": 0, "stderr": ["built 2 revisions, 6 pages in S s"]},
-                "again": {
-                    "exit": 0,
-                    "stderr": ["nothing changed since the last build: 2 revisions, 6 pages in S s"],
-                },
                 "siteFolder": [".site-builder-cache", "articles", "build", "pyproject.toml"],
                 "output": [
                     "404.html",
@@ -820,17 +835,18 @@ commands = revision(
                 "version control.",
             ]
         ),
-        paragraph("A build with a problem exits with 1 and leaves the previous site exactly as it was:"),
-        verified_output(
+        paragraph(
+            "A build with a problem exits with 1 and leaves the previous site exactly as it was. "
+            "Here a site that was built once is given the date `2026-12-32`, then built again:"
+        ),
+        transcript(
             failing_build,
-            expected={
-                "exit": 1,
-                "stderr": [
-                    "articles/post.py:9: demo: published '2026-12-32' is not an ISO date like 2020-06-18",
-                    "1 problem found",
-                    "nothing was written; the previous site is untouched",
-                ],
-            },
+            """
+            $ site-builder build
+            articles/post.py:9: demo: published '2026-12-32' is not an ISO date like 2020-06-18
+            1 problem found
+            nothing was written; the previous site is untouched
+            """,
         ),
         paragraph(
             "A file of the site that cannot be read — a symbolic link whose target moved, a file "
@@ -839,24 +855,14 @@ commands = revision(
             "`serve` shows the same line as the page's problem and goes on serving the last good "
             "site until the file can be read again:"
         ),
-        verified_output(
+        transcript(
             unreadable_input,
-            expected={
-                "build": {
-                    "exit": 1,
-                    "stderr": [
-                        "site-builder: articles/moved.py: cannot be read (a symbolic link to "
-                        "SITE/elsewhere.py): No such file or directory"
-                    ],
-                },
-                "validate": {
-                    "exit": 1,
-                    "stderr": [
-                        "site-builder: articles/moved.py: cannot be read (a symbolic link to "
-                        "SITE/elsewhere.py): No such file or directory"
-                    ],
-                },
-            },
+            """
+            $ site-builder build
+            site-builder: articles/moved.py: cannot be read (a symbolic link to SITE/elsewhere.py): No such file or directory
+            $ site-builder validate
+            site-builder: articles/moved.py: cannot be read (a symbolic link to SITE/elsewhere.py): No such file or directory
+            """,  # noqa: E501
         ),
         heading("validate"),
         paragraph(
@@ -907,10 +913,6 @@ commands = revision(
                         ],
                     }
                 ],
-                "unknownId": {
-                    "exit": 2,
-                    "stderr": ["site-builder: unknown fixture id post:effect; did you mean 'post:effects'?"],
-                },
             },
         ),
         paragraph(
@@ -921,8 +923,16 @@ commands = revision(
             "what a fixture really returns when you write or update a `verified_output`. "
             "`--repeat N` runs each fixture N times and fails one whose output is not the "
             "same every time — fixtures must be deterministic. An id the site does not have "
-            "(`unknownId` above is `verify post:effect`) is a mistake of the command line: exit "
-            "code 2, the closest id when one is close, the site's ids otherwise."
+            "is a mistake of the command line: exit code 2, the closest id when one is close, the "
+            "site's ids otherwise:"
+        ),
+        transcript(
+            verifying,
+            """
+            $ site-builder verify post:effect
+            site-builder: unknown fixture id post:effect; did you mean 'post:effects'?
+            """,
+            key="unknownId",
         ),
         heading("revisions"),
         paragraph(
@@ -934,9 +944,9 @@ commands = revision(
             "revisions appears once per revision, each numbered; `--latest` keeps only the latest "
             "revision of each article ([Correcting an article](/articles/revisions-over-time/)). "
             "When the site has a problem "
-            "it prints only the problems, on stderr, and no JSON. A slug the site does not "
-            "have is a mistake of the command line (exit 2), with a suggestion when a slug "
-            "of the site is close to it."
+            "it prints only the problems, on stderr, and no JSON. On a site of two articles, "
+            "`revisions --slug second-post` (its exit code and the JSON it printed), then "
+            "`revisions --indent 0` (how many lines it printed, and the slugs):"
         ),
         verified_output(
             listing,
@@ -977,13 +987,20 @@ commands = revision(
                         }
                     ],
                 },
-                "unknownSlug": {
-                    "exit": 2,
-                    "stdout": "",
-                    "stderr": ["site-builder: no revision with slug third-post"],
-                },
                 "indent0": {"lines": 1, "slugs": ["first-post", "second-post"]},
             },
+        ),
+        paragraph(
+            "A slug the site does not have is a mistake of the command line (exit 2), with a "
+            "suggestion when a slug of the site is close to it, and no JSON:"
+        ),
+        transcript(
+            listing,
+            """
+            $ site-builder revisions --slug third-post
+            site-builder: no revision with slug third-post
+            """,
+            key="unknownSlug",
         ),
         heading("serve"),
         paragraph(
@@ -1165,32 +1182,32 @@ commands = revision(
             "many, why, the date of the next scheduled revision and the flag that includes them. "
             "A site of one published revision, two drafts and two revisions scheduled for "
             "2026-12-24 and 2027-01-01, built on 2026-12-01 (`SOURCE_DATE_EPOCH` of the "
-            "demonstrations; the time of each summary left out):"
+            "demonstrations; the time of each summary shown as `…`):"
         ),
+        transcript(
+            schedule_flags,
+            """
+            $ site-builder build
+            built 1 revision, 5 pages in … s
+            left out 2 drafts and 2 scheduled revisions (the next is due 2026-12-24); --drafts / --future include them
+            $ site-builder build --drafts
+            built 3 revisions, 7 pages in … s
+            left out 2 scheduled revisions (the next is due 2026-12-24); --future includes them
+            $ site-builder build --future
+            built 3 revisions, 7 pages in … s
+            left out 2 drafts; --drafts includes them
+            $ site-builder build --drafts --future
+            built 5 revisions, 9 pages in … s
+            $ site-builder validate
+            ok: 5 revisions valid, 0 fixtures passed
+            a build leaves out 2 drafts and 2 scheduled revisions (the next is due 2026-12-24); --drafts / --future include them
+            """,  # noqa: E501
+            key="builds",
+        ),
+        paragraph("`serve` says the same before it serves (the port it got shown as `PORT`):"),
         verified_output(
             schedule_flags,
             expected={
-                "build": {
-                    "build": [
-                        "built 1 revision, 5 pages",
-                        "left out 2 drafts and 2 scheduled revisions (the next is due 2026-12-24); "
-                        "--drafts / --future include them",
-                    ],
-                    "build --drafts": [
-                        "built 3 revisions, 7 pages",
-                        "left out 2 scheduled revisions (the next is due 2026-12-24); --future includes them",
-                    ],
-                    "build --future": [
-                        "built 3 revisions, 7 pages",
-                        "left out 2 drafts; --drafts includes them",
-                    ],
-                    "build --drafts --future": ["built 5 revisions, 9 pages"],
-                },
-                "validate": [
-                    "ok: 5 revisions valid, 0 fixtures passed",
-                    "a build leaves out 2 drafts and 2 scheduled revisions (the next is due 2026-12-24); "
-                    "--drafts / --future include them",
-                ],
                 "serve": [
                     "built 5 pages; left out 2 drafts and 2 scheduled revisions (the next is due "
                     "2026-12-24); --drafts / --future include them",
@@ -1205,8 +1222,8 @@ commands = revision(
             "what is published on stdout, as always, and the same line on stderr, so "
             "`site-builder revisions > all.json` still captures only the JSON (each object's "
             "`draft` key is `false` unless `--drafts` is given; see [The revisions "
-            "JSON](/articles/revisions-json/)). Asking it for a left-out slug says why it is "
-            "missing:"
+            "JSON](/articles/revisions-json/)). The slugs of the JSON it prints without flags, and "
+            "what it says on stderr:"
         ),
         verified_output(
             schedule_flags,
@@ -1218,23 +1235,18 @@ commands = revision(
                         "--drafts / --future include them"
                     ],
                 },
-                "revisionsSlug": {
-                    "first-draft": {
-                        "exit": 2,
-                        "stderr": [
-                            "site-builder: no revision with slug first-draft; left out: first-draft "
-                            "(a draft); --drafts includes it"
-                        ],
-                    },
-                    "gift": {
-                        "exit": 2,
-                        "stderr": [
-                            "site-builder: no revision with slug gift; left out: gift (scheduled for "
-                            "2026-12-24); --future includes it"
-                        ],
-                    },
-                },
             },
+        ),
+        paragraph("Asking it for a left-out slug says why it is missing, with exit code 2:"),
+        transcript(
+            schedule_flags,
+            """
+            $ site-builder revisions --slug first-draft
+            site-builder: no revision with slug first-draft; left out: first-draft (a draft); --drafts includes it
+            $ site-builder revisions --slug gift
+            site-builder: no revision with slug gift; left out: gift (scheduled for 2026-12-24); --future includes it
+            """,  # noqa: E501
+            key="revisionsSlug",
         ),
         paragraph(
             "`SOURCE_DATE_EPOCH` must be a whole number of seconds when it is set (an empty value "

@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 
 from _checking import pytest_in
-from _tool import article, run, site
+from _tool import article, run, session, site
 
 from site_builder import (
     Source,
@@ -14,6 +14,7 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     unordered_list,
     verified_output,
 )
@@ -199,17 +200,17 @@ def sharded() -> dict:
 def annotations() -> dict:
     """``validate --format github`` on a site with two problems, next to the text output."""
     root = site({"articles/guide.py": GUIDE})
-    github, text = run(root, "validate", "--format", "github"), run(root, "validate")
+    shown, text = session(root, ["validate", "--format", "github"]), run(root, "validate")
+    github = run(root, "validate", "--format", "github")
     lines = github.stdout.splitlines()
     return {
-        "exit": github.code,
-        "stdout": lines,
-        "stderr": github.stderr,
+        "transcript": shown.lines,
         "checks": {
-            "exitsWithOne": github.code == 1,
+            "exitsWithOne": shown.codes == [1] and github.code == 1,
             "oneAnnotationPerProblem": len(lines) == len(text.lines) - 1 == 2,
             "allAreErrors": all(line.startswith("::error file=articles/guide.py,line=") for line in lines),
             "percentEscaped": "read-50%25.svg" in lines[-1] and "read-50%.svg" in text.lines[1],
+            "annotationsOnStdoutNothingOnStderr": shown.lines[1:] == lines and github.stderr == "",
         },
     }
 
@@ -217,12 +218,17 @@ def annotations() -> dict:
 @fixture
 def warning_annotations() -> dict:
     """``validate --format github`` on a site whose only problem is a warning."""
-    ran = run(site(WARNED), "validate", "--format", "github")
+    root = site(WARNED)
+    shown = session(root, ["validate", "--format", "github"])
+    ran = run(root, "validate", "--format", "github")
+    ok = [line for line in shown.lines if line.startswith("ok: ")]
     return {
-        "exit": ran.code,
-        "stdout": ran.stdout.splitlines(),
-        "stderr": ran.lines,
-        "checks": {"passes": ran.code == 0, "oneWarning": ran.stdout.startswith("::warning ")},
+        "transcript": shown.lines,
+        "checks": {
+            "passes": shown.codes == [0] and ran.code == 0,
+            "oneWarning": ran.stdout.startswith("::warning ") and len(ran.stdout.splitlines()) == 1,
+            "okLineOnStderr": len(ok) == 1 and ran.lines == ok,
+        },
     }
 
 
@@ -322,18 +328,13 @@ page = revision(
             "missing a zero and a figure whose file is not in `assets/`:"
         ),
         code_block(GUIDE, language="python"),
-        verified_output(
+        transcript(
             annotations,
-            expected={
-                "exit": 1,
-                "stdout": [
-                    "::error file=articles/guide.py,line=8,title=published::first-steps: published "
-                    "'2026-12-1' is not an ISO date like 2020-06-18",
-                    "::error file=articles/guide.py,line=11,title=url-target::first-steps: "
-                    "'/assets/read-50%25.svg' is neither a file under assets/ nor a page of the site",
-                ],
-                "stderr": "",
-            },
+            """
+            $ site-builder validate --format github
+            ::error file=articles/guide.py,line=8,title=published::first-steps: published '2026-12-1' is not an ISO date like 2020-06-18
+            ::error file=articles/guide.py,line=11,title=url-target::first-steps: '/assets/read-50%25.svg' is neither a file under assets/ nor a page of the site
+            """,  # noqa: E501
         ),
         unordered_list(
             [
@@ -356,17 +357,13 @@ page = revision(
             "only problem is one, `first-steps` in `Postgres` and `second-steps` in `Postgre`, "
             "`validate --format github` exits with 0 and still prints its `ok:` line on stderr:"
         ),
-        verified_output(
+        transcript(
             warning_annotations,
-            expected={
-                "exit": 0,
-                "stdout": [
-                    "::warning file=articles/b_second.py,line=7,title=category-spelling::second-steps: "
-                    "category 'Postgre' looks like 'Postgres' (articles/a_first.py:7) but makes a page of "
-                    "its own; did you mean 'Postgres'?"
-                ],
-                "stderr": ["ok: 2 revisions valid, 0 fixtures passed"],
-            },
+            """
+            $ site-builder validate --format github
+            ::warning file=articles/b_second.py,line=7,title=category-spelling::second-steps: category 'Postgre' looks like 'Postgres' (articles/a_first.py:7) but makes a page of its own; did you mean 'Postgres'?
+            ok: 2 revisions valid, 0 fixtures passed
+            """,  # noqa: E501
         ),
         heading("Problems as JSON"),
         paragraph(

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from _html_probe import lines_by_fixture
 from _pages_kit import between, page
-from _tool import SETTINGS, article, run, site
+from _tool import SETTINGS, article, run, session, site
 
 from site_builder import (
     Source,
@@ -15,6 +15,7 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     unordered_list,
     verified_output,
 )
@@ -61,21 +62,21 @@ revisions = [
 def passing() -> dict:
     """Validate the backoff site, verify its fixture, and ask for a fixture id it does not have."""
     root = site({"articles/retries.py": BACKOFF_BATCH})
-    checked = run(root, "validate")
+    checked = session(root, ["validate"])
     verified = run(root, "verify", "retries:delays")
-    unknown = run(root, "verify", "retries:jitter")
+    unknown = session(root, ["verify", "retries:jitter"])
     entries = verified.json() if verified.code == 0 else []
     shown = [{key: value for key, value in entry.items() if key != "duration"} for entry in entries]
     return {
-        "validate": {"exit": checked.code, "stderr": checked.lines},
+        "validate": checked.lines,
         "verify": {"exit": verified.code, "stdout": shown},
-        "unknownId": {"exit": unknown.code, "stderr": unknown.lines},
+        "unknownId": unknown.lines,
         "checks": {
-            "validateExitsWithZero": checked.code == 0,
+            "validateExitsWithZero": checked.codes == [0],
             "verifyExitsWithZero": verified.code == 0,
             "onePassedFixture": [e["status"] for e in entries] == ["passed"],
             "durationIsANumber": all(isinstance(e["duration"], int | float) for e in entries),
-            "unknownIdIsAUsageError": unknown.code == 2,
+            "unknownIdIsAUsageError": unknown.codes == [2],
         },
     }
 
@@ -202,19 +203,19 @@ revisions = [
 def drift() -> dict:
     """Validate and verify the drifting site: the problem line, and verify's per-block report."""
     root = site({"articles/drift.py": DRIFT_BATCH})
-    checked = run(root, "validate")
+    checked = session(root, ["validate"])
     verified = run(root, "verify")
     entries = verified.json() if verified.stdout.strip() else []
     blocks = entries[0]["verifiedOutputs"] if entries else []
     return {
-        "validate": {"exit": checked.code, "stderr": checked.lines},
+        "validate": checked.lines,
         "verify": {
             "exit": verified.code,
             "status": [e["status"] for e in entries],
             "verifiedOutputs": blocks,
         },
         "checks": {
-            "validateExitsWithOne": checked.code == 1,
+            "validateExitsWithOne": checked.codes == [1],
             "verifyExitsWithOne": verified.code == 1,
             "fixtureItselfPassed": [e["status"] for e in entries] == ["passed"],
             "firstBlockMatches": [b["status"] for b in blocks] == ["matches", "drifted"],
@@ -316,12 +317,14 @@ def shared_fixture() -> dict:
     """Validate and verify a batch whose verified_output uses a fixture of _shared.py; then
     validate it showing a fixture made inside a function of _shared.py."""
     root = site({"articles/answer.py": USES_SHARED, "articles/_shared.py": SHARED_FIXTURE})
-    checked, verified = run(root, "validate"), run(root, "verify", "_shared:answer")
+    checked, verified = session(root, ["validate"]), run(root, "verify", "_shared:answer")
     runs = verified.json() if verified.code == 0 else []
     found = runs[0] if runs else {}
-    hidden = run(site({"articles/answer.py": USES_HIDDEN, "articles/_shared.py": SHARED_FIXTURE}), "validate")
+    hidden = session(
+        site({"articles/answer.py": USES_HIDDEN, "articles/_shared.py": SHARED_FIXTURE}), ["validate"]
+    )
     return {
-        "validate": {"exit": checked.code, "stderr": checked.lines},
+        "validate": checked.lines,
         "verify": {
             "id": found.get("id"),
             "path": found.get("path"),
@@ -331,10 +334,12 @@ def shared_fixture() -> dict:
                 (v["slug"], v["path"], v["status"]) for v in found.get("verifiedOutputs", [])
             ],
         },
-        "madeInAFunction": {"exit": hidden.code, "stderr": hidden.lines},
+        "madeInAFunction": hidden.lines,
         "checks": {
-            "sharedFixturePasses": checked.code == verified.code == 0 and found.get("status") == "passed",
-            "madeInAFunctionIsAProblem": hidden.code == 1 and hidden.lines[-1] == "1 problem found",
+            "sharedFixturePasses": checked.codes == [0]
+            and verified.code == 0
+            and found.get("status") == "passed",
+            "madeInAFunctionIsAProblem": hidden.codes == [1] and hidden.lines[-1] == "1 problem found",
         },
     }
 
@@ -483,16 +488,13 @@ fixtures = revision(
         ),
         code_block(BACKOFF_BATCH, language="python"),
         paragraph("`site-builder validate` loads the batch, runs the fixture and compares:"),
-        verified_output(
+        transcript(
             passing,
-            expected={
-                "validate": {
-                    "exit": 0,
-                    "stderr": [
-                        "ok: 1 revision valid, 1 fixture passed",
-                    ],
-                },
-            },
+            """
+            $ site-builder validate
+            ok: 1 revision valid, 1 fixture passed
+            """,
+            key="validate",
         ),
         paragraph(
             "A fixture's *id* is `MODULE:FUNCTION`, where MODULE is the batch's file name without "
@@ -545,16 +547,13 @@ fixtures = revision(
             "An id the site does not have is a usage error (exit code 2), and the message lists "
             "the ids there are:"
         ),
-        verified_output(
+        transcript(
             passing,
-            expected={
-                "unknownId": {
-                    "exit": 2,
-                    "stderr": [
-                        ("site-builder: unknown fixture id retries:jitter; the site has: retries:delays"),
-                    ],
-                },
-            },
+            """
+            $ site-builder verify retries:jitter
+            site-builder: unknown fixture id retries:jitter; the site has: retries:delays
+            """,
+            key="unknownId",
         ),
         heading("What passes"),
         paragraph("A fixture passes when all of this holds:"),
@@ -745,24 +744,14 @@ fixtures = revision(
             "first block's claim holds; the second block's does not, in four places:"
         ),
         code_block(DRIFT_BATCH, language="python"),
-        verified_output(
+        transcript(
             drift,
-            expected={
-                "validate": {
-                    "exit": 1,
-                    "stderr": [
-                        (
-                            "articles/drift.py:20: backoff: verified_output of drift:delays does "
-                            "not match what it returns: $.attempts: the article prints 3, "
-                            "the fixture returns 4; $.delays: the article prints [0.5, 1.0], "
-                            "the fixture returns [0.5, 1.0, 2.0]; "
-                            "$.ratio: the article prints 2, the fixture returns 2.0; "
-                            "$.total: the article prints 3.5, the fixture returns no such key"
-                        ),
-                        "1 problem found",
-                    ],
-                },
-            },
+            """
+            $ site-builder validate
+            articles/drift.py:20: backoff: verified_output of drift:delays does not match what it returns: $.attempts: the article prints 3, the fixture returns 4; $.delays: the article prints [0.5, 1.0], the fixture returns [0.5, 1.0, 2.0]; $.ratio: the article prints 2, the fixture returns 2.0; $.total: the article prints 3.5, the fixture returns no such key
+            1 problem found
+            """,  # noqa: E501
+            key="validate",
         ),
         paragraph(
             "The problem is reported at the line of the block, with a JSON path for each "
@@ -986,16 +975,22 @@ fixtures = revision(
         ),
         code_block(f"# articles/_shared.py\n{SHARED_FIXTURE}", language="python"),
         code_block(f"# articles/answer.py\n{USES_SHARED}", language="python"),
+        paragraph("`validate` runs it with the batch:"),
+        transcript(
+            shared_fixture,
+            """
+            $ site-builder validate
+            ok: 1 revision valid, 1 fixture passed
+            """,
+            key="validate",
+        ),
         paragraph(
-            "`validate` runs it with the batch, `verify _shared:answer` runs it alone and lists "
-            "the outputs it backs — and a fixture made inside a function, of a helper module or of "
-            "a batch, is no module's fixture: the same batch with `answer = made_in_a_function()` "
-            "in place of the import (two lines longer) is a problem at the block's line:"
+            "`verify _shared:answer` runs it alone and lists the outputs it backs (its id, file, "
+            "line and status, and the slug, file and status of each output):"
         ),
         verified_output(
             shared_fixture,
             expected={
-                "validate": {"exit": 0, "stderr": ["ok: 1 revision valid, 1 fixture passed"]},
                 "verify": {
                     "id": "_shared:answer",
                     "path": "articles/_shared.py",
@@ -1003,17 +998,21 @@ fixtures = revision(
                     "status": "passed",
                     "verifiedOutputs": [["shared-answer", "articles/answer.py", "matches"]],
                 },
-                "madeInAFunction": {
-                    "exit": 1,
-                    "stderr": [
-                        (
-                            "articles/answer.py:15: shared-answer: verified_output uses "
-                            "_shared:hidden, which is not a fixture of a batch"
-                        ),
-                        "1 problem found",
-                    ],
-                },
             },
+        ),
+        paragraph(
+            "A fixture made inside a function, of a helper module or of a batch, is no module's "
+            "fixture: the same batch with `answer = made_in_a_function()` in place of the import "
+            "(two lines longer) is a problem at the block's line:"
+        ),
+        transcript(
+            shared_fixture,
+            """
+            $ site-builder validate
+            articles/answer.py:15: shared-answer: verified_output uses _shared:hidden, which is not a fixture of a batch
+            1 problem found
+            """,  # noqa: E501
+            key="madeInAFunction",
         ),
         heading("Writing honest checks"),
         paragraph(

@@ -6,7 +6,6 @@ import re
 import tempfile
 from pathlib import Path
 
-from _pages_kit import without_seconds
 from _tool import run_in, session
 
 from site_builder import (
@@ -59,15 +58,13 @@ def starting_a_site() -> dict:
 def building_the_starter() -> dict:
     """The starter site builds and validates with no problem at once."""
     root, _ = _started()
-    built = run_in(root, "build")
-    annotated = run_in(root, "validate", "--format", "github")
+    ran = session(root, ["build"], ["validate", "--format", "github"])
     return {
-        "build": {"exit": built.code, "stderr": [without_seconds(line) for line in built.lines]},
-        "validateGithub": {"exit": annotated.code, "stdout": annotated.stdout},
+        "transcript": ran.lines,
         "checks": {
-            "built": built.code == 0
-            and (root / "build" / "articles" / "your-first-verified-article" / "index.html").is_file(),
-            "noAnnotation": annotated.code == 0 and annotated.stdout == "",
+            "bothExitZero": ran.codes == [0, 0],
+            "built": (root / "build" / "articles" / "your-first-verified-article" / "index.html").is_file(),
+            "noAnnotation": not any(line.startswith("::") for line in ran.lines),
         },
     }
 
@@ -77,12 +74,11 @@ def init_refuses_a_site() -> dict:
     """init in a folder that already holds a site writes nothing."""
     root, _ = _started()
     before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
-    again = run_in(root, "init")
+    again = session(root, ["init"])
     after = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
     return {
-        "exit": again.code,
-        "stderr": again.lines,
-        "checks": {"exitsWithTwo": again.code == 2, "nothingWritten": before == after},
+        "transcript": again.lines,
+        "checks": {"exitsWithTwo": again.codes == [2], "nothingWritten": before == after},
     }
 
 
@@ -90,15 +86,14 @@ def init_refuses_a_site() -> dict:
 def a_new_article() -> dict:
     """new adds a skeleton whose fixture stub fails until it is written."""
     root, _ = _started()
-    added = run_in(root, "new", "second-article")
-    checked = run_in(root, "validate")
-    stub = [line for line in checked.lines if "fixture second_article:" in line]
+    ran = session(root, ["new", "second-article"], ["validate"])
+    said = ran.lines[ran.lines.index("$ site-builder validate") :]
+    stub = [line for line in said if "fixture second_article:" in line]
     return {
-        "new": {"exit": added.code, "stderr": added.lines},
-        "validate": {"exit": checked.code, "stderr": checked.lines},
+        "transcript": ran.lines,
         "checks": {
-            "newExitsWithZero": added.code == 0,
-            "validateFails": checked.code == 1,
+            "newExitsWithZero": ran.codes[:1] == [0],
+            "validateFails": ran.codes[1:] == [1],
             "theStubFailsAtItsLine": bool(stub) and stub[0].startswith("articles/second_article.py:"),
         },
     }
@@ -110,15 +105,17 @@ def a_taken_slug_or_module() -> dict:
     what to do instead; the ``--batch`` it advises then works."""
     root, _ = _started()
     first = run_in(root, "new", "second-article")
-    again = run_in(root, "new", "second-article")
-    module = run_in(root, "new", "first-article")
-    advised = re.search(r"with --batch (\w+),", module.stderr)
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    ran = session(root, ["new", "second-article"], ["new", "first-article"])
+    after = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    advised = re.search(r"with --batch (\w+),", ran.lines[-1])
     batch = run_in(root, "new", "first-article", "--batch", advised.group(1)) if advised else None
     return {
-        "sameSlug": {"exit": again.code, "stderr": again.lines},
-        "takenModule": {"exit": module.code, "stderr": module.lines},
+        "transcript": ran.lines,
         "checks": {
             "firstWrote": first.code == 0,
+            "bothExitTwo": ran.codes == [2, 2],
+            "nothingWritten": before == after,
             "theAdvisedBatchWorks": batch is not None and batch.code == 0,
         },
     }
@@ -238,32 +235,33 @@ python3 -m venv ~/.venvs/site-builder
             "`init` never overwrites anything. In a folder that already holds a site — a "
             "`pyproject.toml` with `[tool.site_builder]`, or an `articles/` folder — it writes "
             "nothing and exits with 2; if just one of its files already exists, it names that "
-            "file and writes nothing either:"
+            "file and writes nothing either. Typed again in `mysite`:"
         ),
-        verified_output(
+        transcript(
             init_refuses_a_site,
-            expected={
-                "exit": 2,
-                "stderr": [
-                    "site-builder: . already holds a site: it has an articles/ folder; nothing was written"
-                ],
-            },
+            """
+            $ site-builder init
+            site-builder: . already holds a site: it has an articles/ folder; nothing was written
+            """,
         ),
         heading("Build, check and preview"),
         paragraph(
             "In the site's folder, `site-builder build` validates every article, runs every "
             "fixture, renders the pages, checks every link of the result, indexes it for "
             "search and only then replaces `build/` as a whole. `site-builder validate` does "
-            "the same checks and writes nothing; with `--format github` it prints GitHub "
-            "annotations, and prints nothing at all when there is nothing to say. The starter "
-            "site passes both at once (the build's time is left out below, since it varies):"
+            "the same checks and writes nothing; with `--format github` it prints each problem "
+            "as a GitHub annotation, and no annotation at all when there is nothing to say, only "
+            "its `ok:` line. The starter site passes both at once (the seconds the build took are "
+            "shown as `…`, since they vary):"
         ),
-        verified_output(
+        transcript(
             building_the_starter,
-            expected={
-                "build": {"exit": 0, "stderr": ["built 1 revision, 5 pages"]},
-                "validateGithub": {"exit": 0, "stdout": ""},
-            },
+            """
+            $ site-builder build
+            built 1 revision, 5 pages in … s
+            $ site-builder validate --format github
+            ok: 1 revision valid, 1 fixture passed
+            """,
         ),
         paragraph(
             "`site-builder serve` builds the site into its cache folder, serves it on "
@@ -290,62 +288,36 @@ python3 -m venv ~/.venvs/site-builder
             "of one is in a comment) until you cite real ones, so a half-written article can "
             "never be published by accident; the command says so and points at the line:"
         ),
-        code_block("site-builder new second-article", language="sh"),
-        verified_output(
+        transcript(
             a_new_article,
-            expected={
-                "new": {
-                    "exit": 0,
-                    "stderr": [
-                        "wrote articles/second_article.py: a skeleton of second-article",
-                        "articles/second_article.py:9: fixture second_article:second_article_result: "
-                        "a stub that fails (writeThisFixture = false) until you write it",
-                        "next: make the fixture compute what the article shows, write the body "
-                        "(5,000 to 15,000 characters of text) and at least 2 real sources, then run:",
-                        "  site-builder validate",
-                    ],
-                },
-                "validate": {
-                    "exit": 1,
-                    "stderr": [
-                        "articles/second_article.py:9: fixture second_article:second_article_result: "
-                        "checks failed: writeThisFixture = false (each check must be true)",
-                        "articles/second_article.py:21: second-article: body is 248 characters; "
-                        "at least 5,000 are required",
-                        "articles/second_article.py:28: second-article: cites 0 sources; "
-                        "at least 2 are required",
-                        "3 problems found",
-                    ],
-                },
-            },
+            """
+            $ site-builder new second-article
+            wrote articles/second_article.py: a skeleton of second-article
+            articles/second_article.py:9: fixture second_article:second_article_result: a stub that fails (writeThisFixture = false) until you write it
+            next: make the fixture compute what the article shows, write the body (5,000 to 15,000 characters of text) and at least 2 real sources, then run:
+              site-builder validate
+            $ site-builder validate
+            articles/second_article.py:9: fixture second_article:second_article_result: checks failed: writeThisFixture = false (each check must be true)
+            articles/second_article.py:21: second-article: body is 248 characters; at least 5,000 are required
+            articles/second_article.py:28: second-article: cites 0 sources; at least 2 are required
+            3 problems found
+            """,  # noqa: E501
         ),
         paragraph(
             "A slug the site already uses (drafts and scheduled revisions included) is "
             "refused; so is a module name another article's batch has, with the way to add "
-            "to that module instead. Both exit with 2 and write nothing:"
+            "to that module instead. Both exit with 2 and write nothing. Here `new "
+            "second-article` is typed a second time, then `new first-article`, whose module "
+            "would be the starter's `first_article.py`:"
         ),
-        code_block(
-            "site-builder new second-article   # a second time\nsite-builder new first-article",
-            language="sh",
-        ),
-        verified_output(
+        transcript(
             a_taken_slug_or_module,
-            expected={
-                "sameSlug": {
-                    "exit": 2,
-                    "stderr": [
-                        "site-builder: slug 'second-article' is already used in "
-                        "articles/second_article.py; choose another slug"
-                    ],
-                },
-                "takenModule": {
-                    "exit": 2,
-                    "stderr": [
-                        "site-builder: articles/first_article.py already exists; add the revision "
-                        "to it with --batch first_article, or choose another slug"
-                    ],
-                },
-            },
+            """
+            $ site-builder new second-article
+            site-builder: slug 'second-article' is already used in articles/second_article.py; choose another slug
+            $ site-builder new first-article
+            site-builder: articles/first_article.py already exists; add the revision to it with --batch first_article, or choose another slug
+            """,  # noqa: E501
         ),
         markdown(
             "Every problem comes as `PATH:LINE: SUBJECT: message`, the form editors and "

@@ -4,7 +4,7 @@ import datetime
 import os
 
 from _pages_kit import edit, files_by_hash, inodes, kept_texts, page, without_seconds
-from _tool import article, run, site
+from _tool import article, run, session, site
 
 from site_builder import (
     Source,
@@ -14,6 +14,7 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     unordered_list,
     verified_output,
 )
@@ -45,18 +46,17 @@ def _kept_after(kept: dict[str, tuple[int, int]], now: dict[str, tuple[int, int]
 def build_twice() -> dict:
     """Build, build again without a change, then again after deleting a file of the output."""
     root = site(_three())
-    first = run(root, "build")
+    first = session(root, ["build"])
     before = inodes(root / "build")
-    second = run(root, "build")
+    second = session(root, ["build"])
     untouched = inodes(root / "build") == before
     (root / "build" / "robots.txt").unlink()
-    third = run(root, "build")
+    third = session(root, ["build"])
     return {
-        "first": [without_seconds(line) for line in first.lines],
-        "second": [without_seconds(line) for line in second.lines],
-        "afterDeletingRobotsTxt": [without_seconds(line) for line in third.lines],
+        "transcript": first.lines + second.lines,
+        "afterDeletingRobotsTxt": third.lines,
         "checks": {
-            "allExitZero": (first.code, second.code, third.code) == (0, 0, 0),
+            "allExitZero": first.codes + second.codes + third.codes == [0, 0, 0],
             "secondWroteNothing": untouched,
             "robotsTxtIsBack": (root / "build" / "robots.txt").is_file(),
         },
@@ -253,14 +253,13 @@ def failed_build() -> dict:
     before = files_by_hash(root / "build")
     cache_before = files_by_hash(root / CACHE)
     edit(root / "articles/gamma.py", 'published="2026-12-01"', 'published="2026-13-01"')
-    bad = run(root, "build")
+    bad = session(root, ["build"])
     return {
-        "exit": bad.code,
-        "stderr": bad.lines,
+        "transcript": bad.lines,
         "siteRoot": sorted(os.listdir(root)),
         "checks": {
             "firstBuilt": good.code == 0,
-            "secondFailed": bad.code == 1,
+            "secondFailed": bad.codes == [1],
             "everyFileAsBefore": files_by_hash(root / "build") == before,
             "cacheAsBefore": files_by_hash(root / CACHE) == cache_before,
             "oldGammaPageThere": '<h1 data-pagefind-meta="title">Gamma</h1>'
@@ -273,14 +272,12 @@ def failed_build() -> dict:
 def without_cache() -> dict:
     """Two builds with --no-cache on a new site."""
     root = site(_three())
-    first = run(root, "build", "--no-cache")
-    second = run(root, "build", "--no-cache")
+    ran = session(root, ["build", "--no-cache"], ["build", "--no-cache"])
     return {
-        "first": [without_seconds(line) for line in first.lines],
-        "second": [without_seconds(line) for line in second.lines],
-        "cacheFolderExists": (root / CACHE).exists(),
+        "transcript": ran.lines,
         "checks": {
-            "bothBuilt": first.code == second.code == 0,
+            "bothBuilt": ran.codes == [0, 0],
+            "bothBuiltEverything": sum(line.startswith("built ") for line in ran.lines) == 2,
             "noCacheWritten": not (root / CACHE).exists(),
         },
     }
@@ -308,17 +305,26 @@ incremental_page = revision(
             "The cheapest build is the one with nothing to do. Before it loads any article, `build` "
             "hashes every input and compares the hashes, and the state of the output folder, with the "
             "record of the last build. If nothing changed and the output folder is as that build left "
-            "it, the command says so and writes nothing. A fixture builds a three-article site, builds "
-            "it again, then deletes one file of the output and builds a third time (the seconds each "
-            "build took are left out of the lines below, since they vary):"
+            "it, the command says so and writes nothing. A fixture builds a three-article site and "
+            "builds it again (the seconds each build took are shown as `…`, since they vary):"
         ),
-        verified_output(
+        transcript(
             build_twice,
-            expected={
-                "first": ["built 3 revisions, 7 pages"],
-                "second": ["nothing changed since the last build: 3 revisions, 7 pages"],
-                "afterDeletingRobotsTxt": ["built 3 revisions, 7 pages"],
-            },
+            """
+            $ site-builder build
+            built 3 revisions, 7 pages in … s
+            $ site-builder build
+            nothing changed since the last build: 3 revisions, 7 pages in … s
+            """,
+        ),
+        paragraph("Then it deletes `build/robots.txt` and builds a third time:"),
+        transcript(
+            build_twice,
+            """
+            $ site-builder build
+            built 3 revisions, 7 pages in … s
+            """,
+            key="afterDeletingRobotsTxt",
         ),
         paragraph(
             "The fixture also checks that the second build left every file of `build/` as it was — the "
@@ -536,16 +542,18 @@ incremental_page = revision(
         paragraph(
             "Deleted articles leave no stale page behind: the new site holds exactly the files the "
             "current inputs produce. If you ever suspect the cache, `--no-cache` makes `build`, "
-            "`validate` and `revisions` neither read nor write it; nothing else changes:"
+            "`validate` and `revisions` neither read nor write it; nothing else changes. Built "
+            "twice with it, a new site is built whole both times, and is left without a "
+            "`.site-builder-cache/` folder:"
         ),
-        code_block("site-builder build --no-cache", language="sh"),
-        verified_output(
+        transcript(
             without_cache,
-            expected={
-                "first": ["built 3 revisions, 7 pages"],
-                "second": ["built 3 revisions, 7 pages"],
-                "cacheFolderExists": False,
-            },
+            """
+            $ site-builder build --no-cache
+            built 3 revisions, 7 pages in … s
+            $ site-builder build --no-cache
+            built 3 revisions, 7 pages in … s
+            """,
         ),
         heading("A failed build changes nothing"),
         paragraph(
@@ -559,21 +567,25 @@ incremental_page = revision(
         ),
         paragraph(
             "A fixture builds a site, gives one article a thirteenth month, and builds again. The second "
-            "build exits with 1, names the problem, and says so; every file of `build/` and of the cache "
-            "is unchanged — the old page of the broken article is still served — and nothing is left "
-            "beside the output folder:"
+            "build exits with 1, names the problem, and says so:"
+        ),
+        transcript(
+            failed_build,
+            """
+            $ site-builder build
+            articles/gamma.py:9: gamma: published '2026-13-01' is not an ISO date like 2020-06-18
+            1 problem found
+            nothing was written; the previous site is untouched
+            """,
+        ),
+        paragraph(
+            "Every file of `build/` and of the cache is unchanged — the old page of the broken "
+            "article is still served — and nothing is left beside the output folder; the site's "
+            "folder holds:"
         ),
         verified_output(
             failed_build,
-            expected={
-                "exit": 1,
-                "stderr": [
-                    "articles/gamma.py:9: gamma: published '2026-13-01' is not an ISO date like 2020-06-18",
-                    "1 problem found",
-                    "nothing was written; the previous site is untouched",
-                ],
-                "siteRoot": [".site-builder-cache", "articles", "build", "pyproject.toml"],
-            },
+            expected={"siteRoot": [".site-builder-cache", "articles", "build", "pyproject.toml"]},
         ),
         paragraph(
             "This is what makes it reasonable to build straight into the folder a web server serves: "

@@ -4,7 +4,7 @@ plural forms, cards, Korean line breaks, sources headings and reading time."""
 import re
 
 from _pages_kit import lines_with, page
-from _tool import SETTINGS, article, run, site
+from _tool import SETTINGS, article, run, session, site
 
 from site_builder import (
     Source,
@@ -14,6 +14,7 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     unordered_list,
     verified_output,
 )
@@ -120,7 +121,7 @@ def _cards(index: str) -> dict:
 def chrome() -> dict:
     """The five-language batch validated on the demonstration site, then built with the German table:
     the chrome of each article page, the index and its cards, and the feed."""
-    unknown = run(site({"articles/notes.py": NOTES_BATCH}), "validate")
+    unknown = session(site({"articles/notes.py": NOTES_BATCH}), ["validate"])
     root = site({"articles/notes.py": NOTES_BATCH}, SETTINGS + "\n" + GERMAN)
     ran = run(root, "build")
     pages = (
@@ -134,7 +135,7 @@ def chrome() -> dict:
 
     russian = words("in-russian")
     return {
-        "withoutGermanLabels": {"exit": unknown.code, "stderr": unknown.lines},
+        "withoutGermanLabels": unknown.lines,
         "exit": ran.code,
         "pages": pages,
         "indexHtmlLang": _first(r'<html lang="([^"]*)">', index),
@@ -142,7 +143,7 @@ def chrome() -> dict:
         "feedLang": _first(r'<feed [^>]*xml:lang="([^"]*)"', feed),
         "feedEntryLangs": re.findall(r'<entry xml:lang="([^"]*)"', feed),
         "checks": {
-            "refusedWithoutTheTable": unknown.code == 1,
+            "refusedWithoutTheTable": unknown.codes == [1],
             "builtWithIt": ran.code == 0,
             "germanHasItsOwnWords": words("in-german") == "Inhalt",
             "regionUsesItsLanguage": bool(russian) and words("in-russian-region") == russian,
@@ -261,17 +262,20 @@ def label_mistakes() -> dict:
     german = GERMAN.replace(
         'next = "Weiter"                                      # next page in reading order\n', ""
     )
-    wrong = run(
-        site({"articles/demo.py": article()}, SETTINGS + "\n" + WRONG_LABELS + "\n" + german), "validate"
+    wrong = session(
+        site({"articles/demo.py": article()}, SETTINGS + "\n" + WRONG_LABELS + "\n" + german), ["validate"]
     )
-    portuguese = run(site({"articles/demo.py": article()}, SETTINGS + 'language = "pt-BR"\n'), "validate")
+    portuguese = session(
+        site({"articles/demo.py": article()}, SETTINGS + 'language = "pt-BR"\n'), ["validate"]
+    )
     return {
-        "labels": {"exit": wrong.code, "stderr": wrong.lines},
-        "siteLanguage": {"exit": portuguese.code, "stderr": portuguese.lines},
+        "labels": wrong.lines,
+        "siteLanguage": portuguese.lines,
         "checks": {
             "germanLostItsLastLabel": german != GERMAN,
+            "bothExitOne": wrong.codes == portuguese.codes == [1],
             "fiveProblems": wrong.lines[-1:] == ["5 problems found"],
-            "allInTheSettings": all(line.startswith("pyproject.toml:") for line in wrong.lines[:-1]),
+            "allInTheSettings": all(line.startswith("pyproject.toml:") for line in wrong.lines[1:-1]),
         },
     }
 
@@ -446,12 +450,11 @@ revisions = [
 @fixture
 def bad_tags() -> dict:
     """Validate a site whose language setting and one revision's lang are not tags."""
-    ran = run(site({"articles/bad.py": BAD_BATCH}, BAD_SETTINGS), "validate")
+    ran = session(site({"articles/bad.py": BAD_BATCH}, BAD_SETTINGS), ["validate"])
     return {
-        "exit": ran.code,
-        "stderr": ran.lines,
+        "transcript": ran.lines,
         "checks": {
-            "exitsWithOne": ran.code == 1,
+            "exitsWithOne": ran.codes == [1],
             "settingAtItsLine": any(line.startswith("pyproject.toml:4: ") for line in ran.lines),
             "revisionAtItsFile": any(line.startswith("articles/bad.py:") for line in ran.lines),
             "twoProblems": ran.lines[-1] == "2 problems found",
@@ -493,19 +496,14 @@ languages = revision(
         ),
         code_block(BAD_SETTINGS, language="toml"),
         code_block(BAD_BATCH, language="python"),
-        verified_output(
+        transcript(
             bad_tags,
-            expected={
-                "exit": 1,
-                "stderr": [
-                    ("articles/bad.py:10: bad-tag: lang 'zh_CN' is not a language tag like 'en' or 'ru'"),
-                    (
-                        "pyproject.toml:4: settings: language 'english' is not a language tag "
-                        "like 'en' or 'ru'"
-                    ),
-                    "2 problems found",
-                ],
-            },
+            """
+            $ site-builder validate
+            articles/bad.py:10: bad-tag: lang 'zh_CN' is not a language tag like 'en' or 'ru'
+            pyproject.toml:4: settings: language 'english' is not a language tag like 'en' or 'ru'
+            2 problems found
+            """,
         ),
         paragraph(
             "The setting's problem points at its line of `pyproject.toml`, the revision's at its "
@@ -535,18 +533,14 @@ languages = revision(
             "revision at its `lang=` line — here inside `note`, the function that calls "
             "`revision`, under the slug of the revision it made:"
         ),
-        verified_output(
+        transcript(
             chrome,
-            expected={
-                "withoutGermanLabels": {
-                    "exit": 1,
-                    "stderr": [
-                        "articles/notes.py:13: in-german: lang 'de' has no labels; supported: en, ko, "
-                        "ru; add a [tool.site_builder.labels.de] table",
-                        "1 problem found",
-                    ],
-                }
-            },
+            """
+            $ site-builder validate
+            articles/notes.py:13: in-german: lang 'de' has no labels; supported: en, ko, ru; add a [tool.site_builder.labels.de] table
+            1 problem found
+            """,  # noqa: E501
+            key="withoutGermanLabels",
         ),
         paragraph(
             "The message lists what the site supports — the package's languages and the site's "
@@ -554,18 +548,14 @@ languages = revision(
             "is held to the same rule at its line of `pyproject.toml`, and a tag with a region "
             'asks for its language\'s table. A site set to `language = "pt-BR"` without one:'
         ),
-        verified_output(
+        transcript(
             label_mistakes,
-            expected={
-                "siteLanguage": {
-                    "exit": 1,
-                    "stderr": [
-                        "pyproject.toml:6: settings: language 'pt-BR' has no labels; supported: en, "
-                        "ko, ru; add a [tool.site_builder.labels.pt] table",
-                        "1 problem found",
-                    ],
-                }
-            },
+            """
+            $ site-builder validate
+            pyproject.toml:6: settings: language 'pt-BR' has no labels; supported: en, ko, ru; add a [tool.site_builder.labels.pt] table
+            1 problem found
+            """,  # noqa: E501
+            key="siteLanguage",
         ),
         heading("Adding a language: a labels table"),
         paragraph(
@@ -805,25 +795,18 @@ languages = revision(
             "followed by the German table above without its `next` line, have one mistake each:"
         ),
         code_block(WRONG_LABELS, language="toml"),
-        verified_output(
+        transcript(
             label_mistakes,
-            expected={
-                "labels": {
-                    "exit": 1,
-                    "stderr": [
-                        "pyproject.toml:8: settings: labels.en has an unknown label 'minuets'; did you "
-                        "mean 'minutes'?",
-                        "pyproject.toml:9: settings: labels.en.proof_results has the plural form few, "
-                        "which en does not use; en uses one, other (CLDR)",
-                        "pyproject.toml:12: settings: labels.ru.article_count lacks the plural forms "
-                        "few, many; ru uses one, few, many, other (CLDR)",
-                        "pyproject.toml:15: settings: labels.ko.minutes holds a number: give a text for "
-                        'each plural form of ko (other), as minutes = { other = "…" }',
-                        "pyproject.toml:17: settings: labels.de lacks 1 label: next",
-                        "5 problems found",
-                    ],
-                }
-            },
+            """
+            $ site-builder validate
+            pyproject.toml:8: settings: labels.en has an unknown label 'minuets'; did you mean 'minutes'?
+            pyproject.toml:9: settings: labels.en.proof_results has the plural form few, which en does not use; en uses one, other (CLDR)
+            pyproject.toml:12: settings: labels.ru.article_count lacks the plural forms few, many; ru uses one, few, many, other (CLDR)
+            pyproject.toml:15: settings: labels.ko.minutes holds a number: give a text for each plural form of ko (other), as minutes = { other = "…" }
+            pyproject.toml:17: settings: labels.de lacks 1 label: next
+            5 problems found
+            """,  # noqa: E501
+            key="labels",
         ),
         paragraph(
             "An unknown label far from every real one is answered with the list of labels "

@@ -1,6 +1,6 @@
 """Documentation: what site_builder is and how these pages are checked."""
 
-from _tool import article, run, site
+from _tool import article, session, site
 
 from site_builder import (
     Source,
@@ -9,19 +9,18 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     unordered_list,
-    verified_output,
 )
 
 
 @fixture
 def a_valid_site() -> dict:
     """Validate a site of one article and report what the command says."""
-    ran = run(site({"articles/demo.py": article()}), "validate")
+    ran = session(site({"articles/demo.py": article()}), ["validate"])
     return {
-        "exit": ran.code,
-        "stderr": ran.lines,
-        "checks": {"exitsWithZero": ran.code == 0, "saysOk": ran.lines[-1].startswith("ok:")},
+        "transcript": ran.lines,
+        "checks": {"exitsWithZero": ran.codes == [0], "saysOk": ran.lines[-1].startswith("ok:")},
     }
 
 
@@ -29,13 +28,12 @@ def a_valid_site() -> dict:
 def a_wrong_date() -> dict:
     """The same site with an impossible date: the problem is reported at the author's line."""
     source = article().replace('published="2026-12-01"', 'published="2026-02-30"')
-    ran = run(site({"articles/demo.py": source}), "validate")
+    ran = session(site({"articles/demo.py": source}), ["validate"])
     return {
-        "exit": ran.code,
-        "stderr": ran.lines,
+        "transcript": ran.lines,
         "checks": {
-            "exitsWithOne": ran.code == 1,
-            "namesTheFile": ran.lines[0].startswith("articles/demo.py:"),
+            "exitsWithOne": ran.codes == [1],
+            "namesTheFile": ran.lines[1].startswith("articles/demo.py:"),
         },
     }
 
@@ -80,29 +78,31 @@ overview = revision(
             "of one valid article — this output, like every output in this documentation, is "
             "produced by running the tool while the documentation is built:"
         ),
-        verified_output(
+        transcript(
             a_valid_site,
-            expected={"exit": 0, "stderr": ["ok: 1 revision valid, 0 fixtures passed"]},
+            """
+            $ site-builder validate
+            ok: 1 revision valid, 0 fixtures passed
+            """,
         ),
         paragraph(
             "Change its publication date to a day that does not exist and the same command "
             "exits with 1 and names the file, the line, the article and the problem:"
         ),
-        verified_output(
+        transcript(
             a_wrong_date,
-            expected={
-                "exit": 1,
-                "stderr": [
-                    "articles/demo.py:9: demo: published '2026-02-30' is not an ISO date like 2020-06-18",
-                    "1 problem found",
-                ],
-            },
+            """
+            $ site-builder validate
+            articles/demo.py:9: demo: published '2026-02-30' is not an ISO date like 2020-06-18
+            1 problem found
+            """,
         ),
         heading("How these pages are checked"),
         paragraph(
             "This documentation is itself a site built by site_builder (its source is the "
             "`docs/` folder of the project). Each block of output you read here is a "
-            "`verified_output`: the fixture behind it builds or validates a small site in a "
+            "`verified_output`, or a `transcript` of a terminal session: the fixture behind it "
+            "builds or validates a small site in a "
             "temporary folder with the real tool, and the documentation does not build if "
             "the tool's output ever differs from what the page shows. When a message of the "
             "tool changes, the page that quotes it has to change too."

@@ -7,7 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 from _pages_kit import page
-from _tool import SETTINGS, article, run, site
+from _tool import SETTINGS, article, run, session, site
 
 from site_builder import (
     Source,
@@ -17,6 +17,7 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     verified_output,
 )
 
@@ -243,20 +244,20 @@ def choosing() -> dict:
     root = site(SAMPLE, SAMPLE_SETTINGS)
     one = run(root, "revisions", "--slug", "second-page")
     line = run(root, "revisions", "--indent", "0")
-    unknown = run(root, "revisions", "--slug", "third-page")
-    negative = run(root, "revisions", "--indent", "-1")
+    mistakes = session(root, ["revisions", "--slug", "third-page"], ["revisions", "--indent", "-1"])
     broken = site({"articles/demo.py": article().replace("2026-12-01", "2026-02-30")})
-    problem = run(broken, "revisions")
+    problem = session(broken, ["revisions"])
     return {
         "slugOnly": [entry["slug"] for entry in one.json()],
         "indentZeroLines": len(line.stdout.splitlines()),
-        "unknownSlug": {"exit": unknown.code, "stdout": unknown.stdout, "stderr": unknown.lines},
-        "negativeIndent": {"exit": negative.code, "stderr": negative.lines},
-        "siteWithAProblem": {"exit": problem.code, "stdout": problem.stdout, "stderr": problem.lines},
+        "mistakes": mistakes.lines,
+        "siteWithAProblem": problem.lines,
         "checks": {
             "oneRevision": one.code == 0 and len(one.json()) == 1,
             "oneLineSameData": line.json() == run(root, "revisions").json(),
-            "problemOnlyOnStderr": problem.code == 1 and problem.stdout == "",
+            "mistakesAreUsageErrors": mistakes.codes == [2, 2],
+            "problemIsAnError": problem.codes == [1],
+            "noJsonPrinted": not any(text.startswith(("[", "{")) for text in mistakes.lines + problem.lines),
         },
     }
 
@@ -576,38 +577,43 @@ schema = json.loads(
             "`--slug S` keeps only the revisions with that slug — every revision of that article — and "
             "can be repeated; the array keeps site order. `--indent N` sets the indentation, and "
             "`--indent 0` prints the whole array on one line, which suits tools that read a line at a "
-            "time. A site with a problem is an error (exit 1); a slug the site does not have and a "
-            "negative indent are mistakes of the command line (exit 2):"
+            "time. On the sample site, the slugs of what the first command prints, and the "
+            "number of lines the second prints:"
         ),
         code_block(
             """
 site-builder revisions --slug second-page
 site-builder revisions --indent 0
-site-builder revisions --slug third-page
-site-builder revisions --indent -1
 """,
             language="sh",
         ),
-        verified_output(
+        verified_output(choosing, expected={"slugOnly": ["second-page"], "indentZeroLines": 1}),
+        paragraph(
+            "A slug the site does not have and a negative indent are mistakes of the command line "
+            "(exit 2), and print no JSON:"
+        ),
+        transcript(
             choosing,
-            expected={
-                "slugOnly": ["second-page"],
-                "indentZeroLines": 1,
-                "unknownSlug": {
-                    "exit": 2,
-                    "stdout": "",
-                    "stderr": ["site-builder: no revision with slug third-page"],
-                },
-                "negativeIndent": {"exit": 2, "stderr": ["site-builder: --indent must be 0 or more"]},
-                "siteWithAProblem": {
-                    "exit": 1,
-                    "stdout": "",
-                    "stderr": [
-                        "articles/demo.py:9: demo: published '2026-02-30' is not an ISO date like 2020-06-18",
-                        "1 problem found",
-                    ],
-                },
-            },
+            """
+            $ site-builder revisions --slug third-page
+            site-builder: no revision with slug third-page
+            $ site-builder revisions --indent -1
+            site-builder: --indent must be 0 or more
+            """,
+            key="mistakes",
+        ),
+        paragraph(
+            "A site with a problem is an error (exit 1), and prints its problems and no JSON. Here "
+            "the site's only article is dated `2026-02-30`:"
+        ),
+        transcript(
+            choosing,
+            """
+            $ site-builder revisions
+            articles/demo.py:9: demo: published '2026-02-30' is not an ISO date like 2020-06-18
+            1 problem found
+            """,
+            key="siteWithAProblem",
         ),
         heading("Drafts and scheduled revisions"),
         paragraph(

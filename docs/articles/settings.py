@@ -5,7 +5,7 @@ import json
 import re
 
 from _pages_kit import between, page
-from _tool import SETTINGS, article, run, site
+from _tool import SETTINGS, article, run, session, site
 
 from site_builder import (
     Source,
@@ -15,6 +15,7 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     unordered_list,
     verified_output,
 )
@@ -329,11 +330,10 @@ def source_links() -> dict:
 @fixture
 def wrong_repo() -> dict:
     """A repo_url without a scheme and a source_uri that climbs out of the repository."""
-    ran = run(site({"articles/answer.py": PROVEN}, WRONG_REPO), "validate")
+    ran = session(site({"articles/answer.py": PROVEN}, WRONG_REPO), ["validate"])
     return {
-        "exit": ran.code,
-        "stderr": ran.lines,
-        "checks": {"exitsWithOne": ran.code == 1, "twoProblems": ran.lines[-1] == "2 problems found"},
+        "transcript": ran.lines,
+        "checks": {"exitsWithOne": ran.codes == [1], "twoProblems": ran.lines[-1] == "2 problems found"},
     }
 
 
@@ -350,11 +350,12 @@ def author_and_feed() -> dict:
         root = site(files, settings)
         ran = run(root, "build")
         built[name] = _authorship(root) if ran.code == 0 else {"exit": ran.code, "stderr": ran.lines}
-    wrong = run(site(files, SETTINGS + WRONG_FEED), "validate")
+    wrong = session(site(files, SETTINGS + WRONG_FEED), ["validate"])
     return {
         **built,
-        "wrong": {"exit": wrong.code, "stderr": wrong.lines},
+        "wrong": wrong.lines,
         "checks": {
+            "wrongExitsWithOne": wrong.codes == [1],
             "feedIsTheNewestTwo": built["withAuthor"]["feedEntries"] == ["Gamma", "Beta"],
             "revisionsJsonHoldsAll": len(built["withAuthor"]["revisionsJson"]) == len(days),
         },
@@ -397,15 +398,15 @@ def wrong_nav() -> dict:
     """A slug that is no article, and an entry that is not a pair: problems at their lines."""
     files = {f"articles/{slug}.py": article(slug, slug.title()) for slug in ("alpha", "beta")}
     root = site(files, SETTINGS + "\n" + WRONG_NAV)
-    ran = run(root, "validate")
+    ran = session(root, ["validate"])
     first = SETTINGS.count("\n") + 2  # the line of the [[tool.site_builder.nav]] header
+    said = "\n".join(ran.lines)
     return {
-        "exit": ran.code,
-        "stderr": ran.lines,
+        "transcript": ran.lines,
         "checks": {
-            "exitsWithOne": ran.code == 1,
-            "typoAtItsLine": f"pyproject.toml:{first + 4}: settings: nav lists 'alpah'" in ran.stderr,
-            "pairAtItsLine": f"pyproject.toml:{first + 5}: settings: a nav page is a pair" in ran.stderr,
+            "exitsWithOne": ran.codes == [1],
+            "typoAtItsLine": f"pyproject.toml:{first + 4}: settings: nav lists 'alpah'" in said,
+            "pairAtItsLine": f"pyproject.toml:{first + 5}: settings: a nav page is a pair" in said,
         },
     }
 
@@ -624,16 +625,14 @@ sources_heading = { en = "Further reading" }
             "third entry is a bare slug instead of a pair:"
         ),
         code_block(WRONG_NAV, language="toml"),
-        verified_output(
+        transcript(
             wrong_nav,
-            expected={
-                "exit": 1,
-                "stderr": [
-                    "pyproject.toml:11: settings: nav lists 'alpah', which is not the slug of an article",
-                    'pyproject.toml:12: settings: a nav page is a pair ["slug", "link text"], not \'beta\'',
-                    "2 problems found",
-                ],
-            },
+            """
+            $ site-builder validate
+            pyproject.toml:11: settings: nav lists 'alpah', which is not the slug of an article
+            pyproject.toml:12: settings: a nav page is a pair ["slug", "link text"], not 'beta'
+            2 problems found
+            """,
         ),
         paragraph(
             "The link texts live in the settings rather than being read from the articles on purpose: "
@@ -691,18 +690,14 @@ sources_heading = { en = "Further reading" }
             "repository. What it can know, it checks, like every setting:"
         ),
         code_block(WRONG_REPO, language="toml"),
-        verified_output(
+        transcript(
             wrong_repo,
-            expected={
-                "exit": 1,
-                "stderr": [
-                    "pyproject.toml:5: settings: repo_url must be an absolute http(s) URL, not "
-                    "'github.com/me/notes'",
-                    "pyproject.toml:6: settings: source_uri must be a path under repo_url like "
-                    "'blob/main/', not '../blob/main/'",
-                    "2 problems found",
-                ],
-            },
+            """
+            $ site-builder validate
+            pyproject.toml:5: settings: repo_url must be an absolute http(s) URL, not 'github.com/me/notes'
+            pyproject.toml:6: settings: source_uri must be a path under repo_url like 'blob/main/', not '../blob/main/'
+            2 problems found
+            """,  # noqa: E501
         ),
         heading("The author and the feed"),
         paragraph(
@@ -760,18 +755,15 @@ sources_heading = { en = "Further reading" }
             "`feed_limit` must be a whole number of at least 1, and `author` text:"
         ),
         code_block(WRONG_FEED, language="toml"),
-        verified_output(
+        transcript(
             author_and_feed,
-            expected={
-                "wrong": {
-                    "exit": 1,
-                    "stderr": [
-                        "pyproject.toml:6: settings: author must be str, not list",
-                        "pyproject.toml:7: settings: feed_limit must be at least 1, not 0",
-                        "2 problems found",
-                    ],
-                },
-            },
+            """
+            $ site-builder validate
+            pyproject.toml:6: settings: author must be str, not list
+            pyproject.toml:7: settings: feed_limit must be at least 1, not 0
+            2 problems found
+            """,
+            key="wrong",
         ),
         heading("The sources heading"),
         paragraph(

@@ -9,7 +9,7 @@ it, and returns the problem lines grouped by rule name, as ``validation_rules`` 
 import time
 
 from _checking import broken_site, pytest_in, validate_both
-from _tool import SETTINGS, article, run, site
+from _tool import SETTINGS, article, run, session, site
 
 from site_builder import (
     Source,
@@ -18,6 +18,7 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     unordered_list,
     verified_output,
 )
@@ -321,10 +322,10 @@ def spellings() -> dict:
     import re
 
     root = site(SPELLINGS)
-    text, as_json = run(root, "validate"), run(root, "validate", "--format", "json")
-    github = run(root, "validate", "--format", "github")
+    text, as_json = session(root, ["validate"]), run(root, "validate", "--format", "json")
+    github = session(root, ["validate", "--format", "github"])
     fixed = site(SPELLINGS | {"articles/c_third.py": _categorised("third", '["Postgre", "Back end"]')})
-    checked, built = run(fixed, "validate"), run(fixed, "build")
+    warned_only = session(fixed, ["validate"], ["build"])
     tested = pytest_in(fixed, "-q")
     warned = [
         line.strip().replace(str(fixed), "SITE")
@@ -332,24 +333,18 @@ def spellings() -> dict:
         if "SiteWarning" in line
     ]
     return {
-        "text": {"exit": text.code, "stderr": text.lines},
+        "text": text.lines,
         "json": {"exit": as_json.code, "stdout": as_json.json()},
-        "github": {"exit": github.code, "stdout": github.stdout.splitlines()},
-        "onlyTheWarning": {
-            "validate": {"exit": checked.code, "stderr": checked.lines},
-            "build": {
-                "exit": built.code,
-                "stderr": [re.sub(r" in [\d.]+ s$", "", line) for line in built.lines],
-            },
-            "pytest": {
-                "exit": tested.code,
-                "warning": warned,
-                "summary": re.sub(r" in [\d.]+s", "", tested.stdout.splitlines()[-1]),
-            },
+        "github": github.lines,
+        "onlyTheWarning": warned_only.lines,
+        "pytest": {
+            "exit": tested.code,
+            "warning": warned,
+            "summary": re.sub(r" in [\d.]+s", "", tested.stdout.splitlines()[-1]),
         },
         "checks": {
-            "errorFails": text.code == as_json.code == github.code == 1,
-            "warningAlonePasses": checked.code == built.code == tested.code == 0,
+            "errorFails": text.codes == github.codes == [1] and as_json.code == 1,
+            "warningAlonePasses": warned_only.codes == [0, 0] and tested.code == 0,
             "siteBuilt": (fixed / "build" / "categories" / "postgre" / "index.html").exists(),
         },
     }
@@ -367,19 +362,17 @@ def own_templates() -> dict:
     rendered = site(
         {"articles/post.py": article(), "templates/_card.html": card.replace(excerpt, COMMENTS + excerpt)}
     )
-    checked, built = run(rendered, "validate"), run(rendered, "build")
+    ran = session(rendered, ["validate"], ["build"])
+    line = card.splitlines().index(excerpt + "{{ item.excerpt }}</p>") + 1
     return {
         "literal": {"exit": found.code, "problems": found.by_rule, "summary": found.summary},
-        "rendered": {
-            "line": card.splitlines().index(excerpt + "{{ item.excerpt }}</p>") + 1,
-            "validate": {"exit": checked.code, "stderr": checked.lines},
-            "build": {"exit": built.code, "stderr": built.lines},
-        },
+        "rendered": ran.lines,
         "checks": found.checks(3)
         | {
-            "renderedPassesValidate": checked.code == 0,
-            "buildFails": built.code == 1,
-            "nothingInTheOutputFolder": not any(line.startswith("build/") for line in built.lines),
+            "renderedPassesValidate": ran.codes[:1] == [0],
+            "buildFails": ran.codes[1:] == [1],
+            "atTheAddedLine": any(text.startswith(f"templates/_card.html:{line}: ") for text in ran.lines),
+            "nothingInTheOutputFolder": not any(text.startswith("build/") for text in ran.lines),
         },
     }
 
@@ -420,15 +413,14 @@ def misspelt() -> dict:
         for line in lines
     )
     root = site({"articles/retry.py": NAMED})
-    typed = {
-        "verify retry:lost_respons": run(root, "verify", "retry:lost_respons"),
-        "verify retry:jitter": run(root, "verify", "retry:jitter"),
-        "revisions --slug retry-without-second-efect": run(
-            root, "revisions", "--slug", "retry-without-second-efect"
-        ),
-    }
-    report["commandLines"] = {line: {"exit": ran.code, "stderr": ran.lines} for line, ran in typed.items()}
-    report["checks"]["usageErrors"] = all(ran.code == 2 and ran.stdout == "" for ran in typed.values())
+    typed = session(
+        root,
+        ["verify", "retry:lost_respons"],
+        ["verify", "retry:jitter"],
+        ["revisions", "--slug", "retry-without-second-efect"],
+    )
+    report["commandLines"] = typed.lines
+    report["checks"]["usageErrors"] = typed.codes == [2, 2, 2]
     return report
 
 
@@ -449,9 +441,9 @@ def left_out() -> dict:
     """Links and a nav entry to revisions a build leaves out; then the same site with both flags."""
     files = {"articles/post.py": LEFT_OUT, "articles/post_later.py": LEFT_OUT_LATER}
     report = broken_site(files, planted=4, settings=SETTINGS + LEFT_OUT_NAV)
-    previewed = run(site(files, SETTINGS + LEFT_OUT_NAV), "validate", "--drafts", "--future")
-    report["withDraftsAndFuture"] = {"exit": previewed.code, "stderr": previewed.lines}
-    report["checks"]["flagsMakeItValid"] = previewed.code == 0
+    previewed = session(site(files, SETTINGS + LEFT_OUT_NAV), ["validate", "--drafts", "--future"])
+    report["withDraftsAndFuture"] = previewed.lines
+    report["checks"]["flagsMakeItValid"] = previewed.codes == [0]
     return report
 
 
@@ -501,18 +493,15 @@ page = revision(
             '`["Postgres"]`, and `c_third.py` writes this on its line 7:'
         ),
         code_block('        categories=["Postgre", "back-end"],', language="python"),
-        verified_output(
+        transcript(
             spellings,
-            expected={
-                "text": {
-                    "exit": 1,
-                    "stderr": [
-                        "articles/c_third.py:7: third: warning: " + SPELT_CLOSE,
-                        "articles/c_third.py:7: third: " + SPELT_SAME,
-                        "1 problem and 1 warning found",
-                    ],
-                },
-            },
+            """
+            $ site-builder validate
+            articles/c_third.py:7: third: warning: category 'Postgre' looks like 'Postgres' (articles/a_first.py:7) but makes a page of its own; did you mean 'Postgres'?
+            articles/c_third.py:7: third: category 'back-end' and 'Back end' (articles/a_first.py:7) name one page; did you mean 'Back end'?
+            1 problem and 1 warning found
+            """,  # noqa: E501
+            key="text",
         ),
         unordered_list(
             [
@@ -533,9 +522,7 @@ page = revision(
         paragraph(
             "A warning looks like an error with `warning:` before its message, and the count "
             "line names both. The other formats say which is which: `--format json` gives "
-            'every problem a `severity` key, `"error"` or `"warning"`, and `--format '
-            "github` writes a warning as a `::warning` annotation, which GitHub shows in yellow "
-            "and which does not fail the step:"
+            'every problem a `severity` key, `"error"` or `"warning"`:'
         ),
         verified_output(
             spellings,
@@ -561,49 +548,51 @@ page = revision(
                         },
                     ],
                 },
-                "github": {
-                    "exit": 1,
-                    "stdout": [
-                        "::warning file=articles/c_third.py,line=7,title=category-spelling::third: "
-                        + SPELT_CLOSE,
-                        "::error file=articles/c_third.py,line=7,title=category-same-page::third: "
-                        + SPELT_SAME,
-                    ],
-                },
             },
         ),
         paragraph(
+            "With `--format github`, a warning is a `::warning` annotation, which GitHub shows in "
+            "yellow and which does not fail the step:"
+        ),
+        transcript(
+            spellings,
+            """
+            $ site-builder validate --format github
+            ::warning file=articles/c_third.py,line=7,title=category-spelling::third: category 'Postgre' looks like 'Postgres' (articles/a_first.py:7) but makes a page of its own; did you mean 'Postgres'?
+            ::error file=articles/c_third.py,line=7,title=category-same-page::third: category 'back-end' and 'Back end' (articles/a_first.py:7) name one page; did you mean 'Back end'?
+            """,  # noqa: E501
+            key="github",
+        ),
+        paragraph(
             "The exit code of 1 above is the error's. With `back-end` written `Back end`, only the "
-            "warning is left: `validate` prints it and its `ok:` line and exits with 0, `build` "
-            "prints it and builds the site (with a page for `Postgre`), and the pytest plugin "
-            "passes, listing it in pytest's warnings summary as a `SiteWarning` (the path of the "
-            "temporary site shown as `SITE`):"
+            "warning is left: `validate` prints it and its `ok:` line and exits with 0, and `build` "
+            "prints it and builds the site (with a page for `Postgre`):"
+        ),
+        transcript(
+            spellings,
+            """
+            $ site-builder validate
+            articles/c_third.py:7: third: warning: category 'Postgre' looks like 'Postgres' (articles/a_first.py:7) but makes a page of its own; did you mean 'Postgres'?
+            1 warning found
+            ok: 3 revisions valid, 0 fixtures passed
+            $ site-builder build
+            articles/c_third.py:7: third: warning: category 'Postgre' looks like 'Postgres' (articles/a_first.py:7) but makes a page of its own; did you mean 'Postgres'?
+            1 warning found
+            built 3 revisions, 9 pages in … s
+            """,  # noqa: E501
+            key="onlyTheWarning",
+        ),
+        paragraph(
+            "The pytest plugin passes too, listing it in pytest's warnings summary as a "
+            "`SiteWarning` (the path of the temporary site shown as `SITE`):"
         ),
         verified_output(
             spellings,
             expected={
-                "onlyTheWarning": {
-                    "validate": {
-                        "exit": 0,
-                        "stderr": [
-                            "articles/c_third.py:7: third: warning: " + SPELT_CLOSE,
-                            "1 warning found",
-                            "ok: 3 revisions valid, 0 fixtures passed",
-                        ],
-                    },
-                    "build": {
-                        "exit": 0,
-                        "stderr": [
-                            "articles/c_third.py:7: third: warning: " + SPELT_CLOSE,
-                            "1 warning found",
-                            "built 3 revisions, 9 pages",
-                        ],
-                    },
-                    "pytest": {
-                        "exit": 0,
-                        "warning": ["SITE/articles/c_third.py:7: SiteWarning: third: " + SPELT_CLOSE],
-                        "summary": "4 passed, 1 warning",
-                    },
+                "pytest": {
+                    "exit": 0,
+                    "warning": ["SITE/articles/c_third.py:7: SiteWarning: third: " + SPELT_CLOSE],
+                    "summary": "4 passed, 1 warning",
                 },
             },
         ),
@@ -770,32 +759,17 @@ page = revision(
             "For a site whose `articles/retry.py` defines the fixture `lost_response` and the "
             "revision `retry-without-second-effect`:"
         ),
-        verified_output(
+        transcript(
             misspelt,
-            expected={
-                "commandLines": {
-                    "verify retry:lost_respons": {
-                        "exit": 2,
-                        "stderr": [
-                            "site-builder: unknown fixture id retry:lost_respons; did you mean "
-                            "'retry:lost_response'?"
-                        ],
-                    },
-                    "verify retry:jitter": {
-                        "exit": 2,
-                        "stderr": [
-                            "site-builder: unknown fixture id retry:jitter; the site has: retry:lost_response"
-                        ],
-                    },
-                    "revisions --slug retry-without-second-efect": {
-                        "exit": 2,
-                        "stderr": [
-                            "site-builder: no revision with slug retry-without-second-efect; did you "
-                            "mean 'retry-without-second-effect'?"
-                        ],
-                    },
-                },
-            },
+            """
+            $ site-builder verify retry:lost_respons
+            site-builder: unknown fixture id retry:lost_respons; did you mean 'retry:lost_response'?
+            $ site-builder verify retry:jitter
+            site-builder: unknown fixture id retry:jitter; the site has: retry:lost_response
+            $ site-builder revisions --slug retry-without-second-efect
+            site-builder: no revision with slug retry-without-second-efect; did you mean 'retry-without-second-effect'?
+            """,  # noqa: E501
+            key="commandLines",
         ),
         # --- settings
         heading("Settings"),
@@ -932,26 +906,20 @@ page = revision(
             "not have:"
         ),
         code_block(COMMENTS, language="html"),
-        verified_output(
+        transcript(
             own_templates,
-            expected={
-                "rendered": {
-                    "line": 9,
-                    "validate": {"exit": 0, "stderr": ["ok: 1 revision valid, 0 fixtures passed"]},
-                    "build": {
-                        "exit": 1,
-                        "stderr": [
-                            "templates/_card.html:9: template: '/articles/demo/#comments': no element "
-                            "with id 'comments' on articles/demo/index.html",
-                            "1 problem found",
-                            "nothing was written; the previous site is untouched",
-                        ],
-                    },
-                },
-            },
+            """
+            $ site-builder validate
+            ok: 1 revision valid, 0 fixtures passed
+            $ site-builder build
+            templates/_card.html:9: template: '/articles/demo/#comments': no element with id 'comments' on articles/demo/index.html
+            1 problem found
+            nothing was written; the previous site is untouched
+            """,  # noqa: E501
+            key="rendered",
         ),
         paragraph(
-            "`line` is the line the added link takes in the copy. The fix is either side: drop "
+            "Line 9 is the line the added link takes in the copy. The fix is either side: drop "
             "the link, or give the article page the id — a `templates/article.html` of the site's "
             'own that writes `<section id="comments">` literally makes `#comments` an id of every '
             "article page, for the cards and for the articles' own links alike. A fault in one "
@@ -1014,11 +982,13 @@ page = revision(
             "`site-builder validate --drafts --future` checks the preview that `build --drafts "
             "--future` writes, and there both links are fine:"
         ),
-        verified_output(
+        transcript(
             left_out,
-            expected={
-                "withDraftsAndFuture": {"exit": 0, "stderr": ["ok: 4 revisions valid, 0 fixtures passed"]},
-            },
+            """
+            $ site-builder validate --drafts --future
+            ok: 4 revisions valid, 0 fixtures passed
+            """,
+            key="withDraftsAndFuture",
         ),
         # --- fixtures
         heading("Fixtures and verified outputs"),

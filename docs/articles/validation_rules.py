@@ -5,7 +5,7 @@ on it in text and in JSON, and returns the problem lines grouped by rule name.
 """
 
 from _checking import broken_site
-from _tool import SETTINGS, run, site
+from _tool import SETTINGS, run, session, site
 
 from site_builder import (
     Source,
@@ -14,6 +14,7 @@ from site_builder import (
     heading,
     paragraph,
     revision,
+    transcript,
     unordered_list,
     verified_output,
 )
@@ -305,18 +306,18 @@ def fields() -> dict:
 def field_lines() -> dict:
     """FIELD_LINES under SOURCES_SETTINGS: the text and the GitHub lines point at each field."""
     root = site({"articles/post.py": FIELD_LINES}, SOURCES_SETTINGS)
-    text, github = run(root, "validate"), run(root, "validate", "--format", "github")
+    ran = session(root, ["validate"], ["validate", "--format", "github"])
+    text = ran.lines[1 : ran.lines.index("$ site-builder validate --format github")]
     written = FIELD_LINES.splitlines()
     published = next(n for n, line in enumerate(written, 1) if line.strip().startswith("published="))
     sources = next(n for n, line in enumerate(written, 1) if line.strip().startswith("sources="))
     return {
-        "text": text.lines,
-        "github": github.stdout.splitlines(),
+        "transcript": ran.lines,
         "checks": {
-            "bothExitOne": text.code == github.code == 1,
-            "atThePublishedLine": text.lines[0].startswith(f"articles/post.py:{published}: "),
-            "atTheSourcesLine": text.lines[1].startswith(f"articles/post.py:{sources}: "),
-            "notAtTheCall": not any(line.startswith("articles/post.py:6:") for line in text.lines),
+            "bothExitOne": ran.codes == [1, 1],
+            "atThePublishedLine": text[0].startswith(f"articles/post.py:{published}: "),
+            "atTheSourcesLine": text[1].startswith(f"articles/post.py:{sources}: "),
+            "notAtTheCall": not any(line.startswith("articles/post.py:6:") for line in text),
         },
     }
 
@@ -381,14 +382,15 @@ def links() -> dict:
 def fragments() -> dict:
     """Links to missing ``#fragment`` ids: validate reports them at the helper call, and so does build."""
     root = site({"articles/post.py": FRAGMENTS})
-    checked, built = run(root, "validate"), run(root, "build")
+    ran = session(root, ["validate"], ["build"])
+    built = ran.lines.index("$ site-builder build")
+    checked, building = ran.lines[1:built], ran.lines[built + 1 :]
     return {
-        "validate": {"exit": checked.code, "stderr": checked.lines},
-        "build": {"exit": built.code, "stderr": built.lines},
+        "transcript": ran.lines,
         "checks": {
-            "validateFails": checked.code == 1,
-            "buildSaysTheSame": built.code == 1 and built.lines[:-1] == checked.lines,
-            "nothingInTheOutputFolder": not any(line.startswith("build/") for line in built.lines),
+            "bothFail": ran.codes == [1, 1],
+            "buildSaysTheSame": building[:-1] == checked,
+            "nothingInTheOutputFolder": not any(line.startswith("build/") for line in ran.lines),
             "nothingWritten": not (root / "build").exists(),
         },
     }
@@ -514,25 +516,21 @@ rules = revision(
             "A problem about one field is reported at the line where that field's keyword is "
             "written, so an editor — or a GitHub annotation — takes you to the value at fault, "
             "not to the start of a long `revision(...)` call. Written one field a line, as most "
-            "articles are, each problem has a line of its own. This site asks for two sources:"
+            "articles are, each problem has a line of its own, in the text output and in the "
+            "annotations of `--format github` alike. This site asks for two sources:"
         ),
         code_block(FIELD_LINES, language="python"),
-        verified_output(
+        transcript(
             field_lines,
-            expected={
-                "text": [
-                    "articles/post.py:11: one-field-a-line: published '2026-12-32' is not an ISO date "
-                    "like 2020-06-18",
-                    "articles/post.py:13: one-field-a-line: cites 1 source; at least 2 are required",
-                    "2 problems found",
-                ],
-                "github": [
-                    "::error file=articles/post.py,line=11,title=published::one-field-a-line: "
-                    "published '2026-12-32' is not an ISO date like 2020-06-18",
-                    "::error file=articles/post.py,line=13,title=sources-count::one-field-a-line: "
-                    "cites 1 source; at least 2 are required",
-                ],
-            },
+            """
+            $ site-builder validate
+            articles/post.py:11: one-field-a-line: published '2026-12-32' is not an ISO date like 2020-06-18
+            articles/post.py:13: one-field-a-line: cites 1 source; at least 2 are required
+            2 problems found
+            $ site-builder validate --format github
+            ::error file=articles/post.py,line=11,title=published::one-field-a-line: published '2026-12-32' is not an ISO date like 2020-06-18
+            ::error file=articles/post.py,line=13,title=sources-count::one-field-a-line: cites 1 source; at least 2 are required
+            """,  # noqa: E501
         ),
         unordered_list(
             [
@@ -894,35 +892,21 @@ rules = revision(
             "ids of its own page, of the `setup` article and of the home page:"
         ),
         code_block(FRAGMENTS, language="python"),
-        verified_output(
+        transcript(
             fragments,
-            expected={
-                "validate": {
-                    "exit": 1,
-                    "stderr": [
-                        "articles/post.py:11: retries: '#the-end': no element with id 'the-end' on "
-                        "/articles/retries/",
-                        "articles/post.py:14: retries: '#retry-budgte': no element with id "
-                        "'retry-budgte' on /articles/retries/; did you mean '#retry-budget'?",
-                        "articles/post.py:14: retries: '/articles/setup/#instal': no element with id "
-                        "'instal' on /articles/setup/; did you mean '#install'?",
-                        "3 problems found",
-                    ],
-                },
-                "build": {
-                    "exit": 1,
-                    "stderr": [
-                        "articles/post.py:11: retries: '#the-end': no element with id 'the-end' on "
-                        "/articles/retries/",
-                        "articles/post.py:14: retries: '#retry-budgte': no element with id "
-                        "'retry-budgte' on /articles/retries/; did you mean '#retry-budget'?",
-                        "articles/post.py:14: retries: '/articles/setup/#instal': no element with id "
-                        "'instal' on /articles/setup/; did you mean '#install'?",
-                        "3 problems found",
-                        "nothing was written; the previous site is untouched",
-                    ],
-                },
-            },
+            """
+            $ site-builder validate
+            articles/post.py:11: retries: '#the-end': no element with id 'the-end' on /articles/retries/
+            articles/post.py:14: retries: '#retry-budgte': no element with id 'retry-budgte' on /articles/retries/; did you mean '#retry-budget'?
+            articles/post.py:14: retries: '/articles/setup/#instal': no element with id 'instal' on /articles/setup/; did you mean '#install'?
+            3 problems found
+            $ site-builder build
+            articles/post.py:11: retries: '#the-end': no element with id 'the-end' on /articles/retries/
+            articles/post.py:14: retries: '#retry-budgte': no element with id 'retry-budgte' on /articles/retries/; did you mean '#retry-budget'?
+            articles/post.py:14: retries: '/articles/setup/#instal': no element with id 'instal' on /articles/setup/; did you mean '#install'?
+            3 problems found
+            nothing was written; the previous site is untouched
+            """,  # noqa: E501
         ),
         paragraph(
             "**`fragment`** — the page has no element with that id. The ids an article page has, "

@@ -1669,6 +1669,16 @@ writing = revision(
                 ],
             },
         ),
+        heading("chart"),
+        code_block(
+            'chart(fixture: Fixture, spec: dict, alt: str, caption: str, data: str = "chart") -> Block',
+            language="python",
+        ),
+        paragraph(
+            "A figure the build draws from the rows a fixture returns, as a Vega-Lite specification "
+            "says, with the rows as a table under it and the mark after it; alt text and a caption "
+            "are required. [Charts](/articles/charts/) shows a batch built and every mistake."
+        ),
         heading("Markup: trusted HTML"),
         paragraph(
             "`Markup` (from markupsafe, also importable from `site_builder`) marks a string as "
