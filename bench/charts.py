@@ -20,6 +20,10 @@ Needs both candidates installed beside the project (neither is a dependency yet)
 
     pip install vl-convert-python matplotlib
     python bench/charts.py            # prints one JSON report
+
+``python bench/charts.py --in-build 7`` measures instead what one chart adds to a build (vl-convert
+only, as site_builder's ``charts`` extra installs it): a one-page site drawing this chart, against the
+same site without it, each built from nothing seven times by turns.
 """
 
 from __future__ import annotations
@@ -183,7 +187,82 @@ def report(name: str) -> dict[str, object]:
     }
 
 
+SITE = """\
+[tool.site_builder]
+title = "Chart cost"
+base_url = "https://example.org/"
+min_body_chars = 20
+min_sources = 0
+"""
+BATCH = """\
+from site_builder import chart, fixture, paragraph, revision
+
+
+@fixture
+def delays() -> dict:
+    return {"chart": ROWS, "checks": {"rows": len(ROWS) == 27}}
+
+
+ROWS = __ROWS__
+SPEC = __SPEC__
+
+revisions = [revision(slug="delays", title="Delays", categories=["Bench"], excerpt="One chart.",
+                      published="2026-12-05", sources=[],
+                      body=[paragraph("The delays of three schedules, drawn."), __CHART__])]
+"""
+CHART = 'chart(delays, SPEC, alt="Three delay schedules", caption="Delays")'
+
+
+def build_cost(runs: int) -> dict[str, object]:
+    """One chart's cost in a build: a one-page site whose article draws the delay chart above,
+    against the same site with a paragraph in the chart's place, each built from nothing
+    (``--no-cache``, a new process) ``runs`` times, the two taking turns."""
+    import tempfile
+
+    spec = {key: value for key, value in json.loads(json.dumps(_spec())).items() if key != "data"}
+    sites = {}
+    for name, block in (("with a chart", CHART), ("without", 'paragraph("No chart here.")')):
+        root = Path(tempfile.mkdtemp(prefix="chart-cost-"))
+        (root / "articles").mkdir()
+        (root / "pyproject.toml").write_text(SITE, "utf-8")
+        text = (
+            BATCH.replace("__ROWS__", repr(rows()))
+            .replace("__SPEC__", repr(spec))
+            .replace("__CHART__", block)
+        )
+        (root / "articles" / "delays.py").write_text(text, "utf-8")
+        sites[name] = root
+    seconds: dict[str, list[float]] = {name: [] for name in sites}
+    for _ in range(runs):
+        for name, root in sites.items():
+            started = time.perf_counter()
+            subprocess.run(
+                ["site-builder", "build", "--root", str(root), "--no-cache", "--quiet"], check=True
+            )
+            seconds[name].append(time.perf_counter() - started)
+    medians = {name: statistics.median(values) for name, values in seconds.items()}
+    return {
+        "runs": {name: [round(v, 3) for v in values] for name, values in seconds.items()},
+        "medianSeconds": {name: round(value, 3) for name, value in medians.items()},
+        "oneChartSeconds": round(medians["with a chart"] - medians["without"], 3),
+    }
+
+
+def _spec() -> dict[str, object]:
+    """The Vega-Lite spec :func:`vega_svg` draws, without drawing it."""
+    return {
+        "vconcat": [
+            _vega_panel("Delay before each retry (s)", "delay", DATA["maxDelayMs"]),  # type: ignore[arg-type]
+            _vega_panel("Time spent so far (s)", "spent", DATA["budgetMs"]),  # type: ignore[arg-type]
+        ],
+        "config": {"font": "system-ui, sans-serif"},
+    }
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--in-build"]:
+        print(json.dumps(build_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 5), indent=2))
+        return
     print(json.dumps({name: report(name) for name in RENDERERS}, indent=2))
 
 
