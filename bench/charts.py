@@ -236,9 +236,8 @@ def build_cost(runs: int) -> dict[str, object]:
     for _ in range(runs):
         for name, root in sites.items():
             started = time.perf_counter()
-            subprocess.run(
-                ["site-builder", "build", "--root", str(root), "--no-cache", "--quiet"], check=True
-            )
+            command = [sys.executable, "-m", "site_builder", "build", "--root", str(root), "--no-cache"]
+            subprocess.run(command, check=True, capture_output=True)
             seconds[name].append(time.perf_counter() - started)
     medians = {name: statistics.median(values) for name, values in seconds.items()}
     return {
