@@ -12,9 +12,9 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from html.parser import HTMLParser
 
 from site_builder.authoring.escaping import attr, escape_text
 from site_builder.runtime.pickled import quick_state
@@ -23,9 +23,10 @@ RENDERER = "vl-convert-python"
 """The distribution that draws charts: an extra of site_builder's (``site-builder[charts]``)."""
 SLOT = '<figure class="chart">'
 """How a chart's block opens: its drawing goes right after."""
-_UNSAFE = re.compile(r"<(?:a|script|foreignObject)\b|\son[a-z]+\s*=|javascript:", re.IGNORECASE)
-"""What a drawing must not hold: a link, a script or an event handler (Vega-Lite's ``href``
-channel makes links, and a page shows no link an author did not write as one)."""
+_UNSAFE_TAGS = frozenset({"a", "script", "foreignobject", "image", "use", "iframe"})
+"""Elements a drawing must not hold: a link (Vega-Lite's ``href`` channel makes them, and a page
+shows no link its author did not write as one), a script, or something loaded from an address
+(its ``image`` mark: a reader's browser would fetch what the rows name)."""
 
 
 class ChartError(Exception):
@@ -87,10 +88,33 @@ def drawing(spec: Mapping[str, object], rows: Sequence[Mapping[str, object]], al
         raise ChartError(
             f"the specification does not render: {said[1] if len(said) > 1 else said[0]}"
         ) from None
-    if _UNSAFE.search(svg):
-        raise ChartError("the drawing holds a link or a script (an href encoding?), which a chart may not")
+    if unsafe := _unsafe(svg):
+        raise ChartError(
+            f"the drawing holds {unsafe} (an href, url or image encoding?), which a chart may not"
+        )
     named = f'<div class="chart-drawing" role="img"{attr("aria-label", alt)}>{svg}</div>'
     return named + _table(rows, caption)
+
+
+class _Markup(HTMLParser):
+    """The first element or attribute of a drawing that loads, links or runs something."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = [name for name, _ in attrs if name.startswith("on") or name in ("href", "xlink:href", "src")]
+        if not self.found and (tag in _UNSAFE_TAGS or names):
+            self.found = f"<{tag}>" if tag in _UNSAFE_TAGS else f"a {names[0]} attribute"
+
+
+def _unsafe(svg: str) -> str:
+    """What in ``svg`` a chart may not hold; empty when nothing is."""
+    reader = _Markup()
+    reader.feed(svg)
+    reader.close()
+    return reader.found
 
 
 def _table(rows: Sequence[Mapping[str, object]], caption: str) -> str:

@@ -183,3 +183,28 @@ def test_a_chart_written_wrong_is_a_problem_at_its_line(
     assert done.code == 1
     lines = [line for line in done.err.splitlines() if re.match(r"articles/", line)]
     assert lines == [f"articles/post.py:{CHART_LINE}: delays: {rule_message}"], done.err
+
+
+def test_a_drawing_that_would_load_or_link_something_is_a_problem_and_text_is_only_text(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
+    """Vega-Lite's image mark loads what the rows name: the reader's browser would fetch it. A
+    label that reads like markup or a handler is text, and is drawn."""
+    images = BATCH.replace('"mark": "line",', '"mark": {"type": "image", "width": 8, "height": 8},').replace(
+        '"encoding": {\n', '"encoding": {\n        "url": {"field": "kind"},\n'
+    )
+    assert images.count('"url"') == 1 and images.count('"image"') == 1
+    line = next(n for n, text in enumerate(images.splitlines(), 1) if "chart(delays" in text)
+    root = make_site({"articles/post.py": images.replace("<capped & jittered>", "https://x.example/a.png")})
+    done = run_cli(["validate", "--root", str(root)])
+    assert done.code == 1
+    assert done.err.splitlines()[0] == (
+        f"articles/post.py:{line}: delays: chart(): the drawing holds <image> (an href, url or image "
+        "encoding?), which a chart may not"
+    ), done.err
+
+    labels = BATCH.replace("<capped & jittered>", "javascript: <b onload='x'> & more")
+    root = make_site({"articles/post.py": labels}, name="labels")
+    assert run_cli(["build", "--root", str(root)]).code == 0
+    assert "javascript: &lt;b onload='x'&gt; &amp; more" in str(page(root).select_one("table"))
+    assert page(root).select_one("figure.chart svg")  # drawn: the label is text in it
