@@ -51,8 +51,9 @@ class Refs:
     """Every revision's categories."""
     links: tuple[tuple[CallSite, str, str, str], ...]
     """Site-relative URLs: (where, subject, URL as written, decoded path)."""
-    uses: tuple[tuple[CallSite, str, str], ...]
-    """``verified_output`` blocks: (where, subject, fixture id)."""
+    uses: tuple[tuple[CallSite, str, str, str], ...]
+    """The blocks that show a fixture's result (``verified_output``, ``transcript``, ``chart``):
+    (where, subject, fixture id, the helper)."""
     claims: tuple[Claim, ...]
     """Every ``verified_output`` block; only the sound ones are judged against their fixture."""
     fixtures: tuple[tuple[str, CallSite], ...]
@@ -76,7 +77,7 @@ class Refs:
     def borrowed(self) -> frozenset[str]:
         """The modules whose fixtures its verified outputs show and it does not run itself."""
         defined = dict(self.fixtures)
-        return frozenset(fixture_batch(fid) for _, _, fid in self.uses if fid not in defined)
+        return frozenset(fixture_batch(fid) for _, _, fid, _ in self.uses if fid not in defined)
 
 
 def batch_problems(root: Path, settings: Settings, batch: Batch) -> tuple[list[Problem], Refs]:
@@ -148,14 +149,14 @@ def _url_refs(
 
 def _verified_outputs(
     rev: Revision, subject: str
-) -> tuple[tuple[tuple[CallSite, str, str], ...], tuple[Claim, ...]]:
+) -> tuple[tuple[tuple[CallSite, str, str, str], ...], tuple[Claim, ...]]:
     """Each ``verified_output`` block of a revision as a use of its fixture and as a claim."""
-    uses: list[tuple[CallSite, str, str]] = []
+    uses: list[tuple[CallSite, str, str, str]] = []
     claims: list[Claim] = []
     for block in rev.body:
         if isinstance(block, Block) and block.verified:
             fid = fixture_id(block.verified.fixture)
-            uses.append((block.site, subject, fid))
+            uses.append((block.site, subject, fid, block.verified.helper))
             expected = as_json(block.verified.expected)
             claim = Claim(
                 where=block.site,

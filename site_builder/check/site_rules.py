@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from site_builder.authoring.model import CallSite
@@ -87,11 +87,24 @@ def _reference_problems(
                 message = f"{url!r} is neither a file under {settings.assets_dir}/ nor a page of the site"
                 message += _meant(path, targets(path.startswith(ASSETS_URL)))
                 problems.append(problem_at(root, link_site(at, url), subject, "url-target", message))
-        for at, subject, fid in part.uses:
-            if fid not in known:
-                message = f"verified_output uses {fid}, which is not a fixture of a batch"
-                problems.append(problem_at(root, at, subject, "verified-fixture", message))
+        problems += _use_problems(root, part, known)
     return problems
+
+
+def _use_problems(root: Path, part: Refs, known: set[str]) -> Iterator[Problem]:
+    """Each block of ``part`` that shows a fixture no batch defines, and each chart drawn from
+    another batch's: its rows are in the worker that ran that batch, not in this one's."""
+    own = {fid for fid, _ in part.fixtures}
+    for at, subject, fid, helper in part.uses:
+        if fid not in known:
+            message = f"{helper} uses {fid}, which is not a fixture of a batch"
+            yield problem_at(root, at, subject, "verified-fixture", message)
+        elif helper == "chart" and fid not in own:
+            message = (
+                f"chart(): its fixture {fid} runs with another batch; "
+                "draw from one of this batch or of a helper module"
+            )
+            yield problem_at(root, at, subject, "chart-draw", message)
 
 
 def _meant(path: str, choices: list[str]) -> str:

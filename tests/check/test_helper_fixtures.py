@@ -128,15 +128,27 @@ def test_a_failing_helper_fixture_is_one_problem_at_its_def(site: Path, run_cli:
     ]
 
 
+@pytest.mark.parametrize(
+    ("shown_by", "shown"),
+    [
+        ("verified_output", 'verified_output(HIDDEN, expected={"answer": 42})'),
+        ("transcript", 'transcript(HIDDEN, "$ answer\\n42")'),
+        ("chart", 'chart(HIDDEN, {"mark": "bar"}, alt="The answer", caption="The answer")'),
+    ],
+)
 def test_a_fixture_made_inside_a_helper_function_is_still_no_fixture(
-    make_site: MakeSite, run_cli: RunCli
+    make_site: MakeSite, run_cli: RunCli, shown_by: str, shown: str
 ) -> None:
-    root = make_site({"articles/_shared.py": SHARED, "articles/a.py": batch("first", 42, "HIDDEN")})
+    """Whichever helper shows it, the problem names that helper."""
+    text = batch("first", 42, "HIDDEN").replace('verified_output(HIDDEN, expected={"answer": 42})', shown)
+    text = text.replace("verified_output)", "verified_output, transcript, chart)")
+    assert shown in text
+    root = make_site({"articles/_shared.py": SHARED, "articles/a.py": text})
 
     result = run_cli(["validate", "--root", str(root)])
 
     assert result.err.splitlines() == [
-        "articles/a.py:10: first: verified_output uses _shared:hidden, which is not a fixture of a batch",
+        f"articles/a.py:10: first: {shown_by} uses _shared:hidden, which is not a fixture of a batch",
         "1 problem found",
     ]
 

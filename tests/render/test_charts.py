@@ -208,3 +208,30 @@ def test_a_drawing_that_would_load_or_link_something_is_a_problem_and_text_is_on
     assert run_cli(["build", "--root", str(root)]).code == 0
     assert "javascript: &lt;b onload='x'&gt; &amp; more" in str(page(root).select_one("table"))
     assert page(root).select_one("figure.chart svg")  # drawn: the label is text in it
+
+
+def test_a_chart_of_another_batch_s_fixture_is_one_problem_at_its_line(
+    make_site: MakeSite, run_cli: RunCli
+) -> None:
+    """Its rows are in the worker that ran the other batch: the chart cannot be drawn here."""
+    other = """\
+from post import SPEC, delays
+
+from site_builder import Source, chart, paragraph, revision
+
+revisions = [revision(slug="borrowed", title="Borrowed", categories=["Notes"], excerpt="A chart.",
+                      published="2024-01-03",
+                      body=[paragraph("The same delays, drawn from the other batch."),
+                            chart(delays, SPEC, alt="The delays", caption="The delays again")],
+                      sources=[Source(title="A", url="https://a.example/", note="a"),
+                               Source(title="B", url="https://b.example/", note="b")])]
+"""
+    root = make_site({"articles/post.py": BATCH, "articles/zother.py": other})
+    for command in ("validate", "build"):
+        done = run_cli([command, "--root", str(root)])
+        assert done.code == 1
+        assert done.err.splitlines()[:2] == [
+            "articles/zother.py:8: borrowed: chart(): its fixture post:delays runs with another batch; "
+            "draw from one of this batch or of a helper module",
+            "1 problem found",
+        ], done.err
