@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from functools import lru_cache
+
+from markupsafe import Markup
 
 from site_builder.authoring.escaping import attr, escape_text
 from site_builder.authoring.model import Revision, Source
@@ -23,6 +26,15 @@ _WIDE = re.compile(
 def body_html(revision: Revision) -> str:
     """The body parts joined by newlines, without the sources section."""
     return "\n".join(revision.body)
+
+
+def placed(revision: Revision) -> Iterator[tuple[int, Markup]]:
+    """Each part of the body with the offset where it starts in :func:`body_html` (and so in
+    ``contentHtml``, which begins with it)."""
+    start = 0
+    for part in revision.body:
+        yield start, part
+        start += len(part) + 1  # the "\n" between the body's parts
 
 
 _SPACE_BEFORE_DASH = {"ru": "\u00a0"}

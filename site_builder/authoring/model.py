@@ -132,14 +132,15 @@ def _not_here() -> object:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Verified:
-    """What a ``verified_output`` or ``transcript`` block claims a fixture returns."""
+    """What a ``verified_output`` or ``transcript`` block claims a fixture returns (a ``chart``'s
+    claims nothing but that its fixture runs and passes: its rows are judged as they are drawn)."""
 
     fixture: Fixture
     """The fixture that must return it."""
     expected: object
     """A JSON value that must be a recursive subset of the fixture's output."""
     helper: str = "verified_output"
-    """The helper that showed it (``verified_output``, ``transcript``): problems name it."""
+    """The helper that showed it (``verified_output``, ``transcript``, ``chart``): problems name it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -41,9 +41,9 @@ class Item:
     verified: int
     content_html: str
     proofs: tuple[Proof, ...] = ()
+    """Its ``verified_output`` blocks, for the marks on its page (empty in lists)."""
     charts: tuple[Drawn, ...] = ()
     """Its charts, drawn (:mod:`site_builder.render.charts`): empty in lists."""
-    """Its ``verified_output`` blocks, for the marks on its page (empty in lists)."""
     draft: bool = False
     """An included draft: marked as one."""
     scheduled: str = ""

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from site_builder.authoring.body import placed
 from site_builder.authoring.escaping import attr, escape_text
 from site_builder.authoring.model import Block, Revision
 from site_builder.model.batches import fixture_id, relative_to_root
@@ -66,13 +67,11 @@ class FixtureEntry:
 def proofs_of(root: Path, revision: Revision) -> tuple[Proof, ...]:
     """The ``verified_output`` blocks of ``revision`` in body order."""
     proofs: list[Proof] = []
-    end = 0
-    for block in revision.body:
-        end += len(block)
+    for start, block in placed(revision):
         if isinstance(block, Block) and block.verified is not None:
             fx = block.verified.fixture
+            end = start + len(block)
             proofs.append(Proof(end, fixture_id(fx), relative_to_root(root, fx.site.path), fx.site.line))
-        end += 1  # the "\n" between the body's parts
     return tuple(proofs)
 
 

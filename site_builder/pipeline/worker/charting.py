@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from site_builder.authoring.body import placed
 from site_builder.authoring.model import Block, Revision
 from site_builder.check.claims import fixture_failure
 from site_builder.check.fixture_runs import Outcome
@@ -49,11 +50,9 @@ def draw_charts(
 
 def _charts_of(revision: Revision) -> Iterator[tuple[int, Block]]:
     """Each chart block of ``revision``, with where its drawing goes in ``contentHtml``."""
-    start = 0
-    for block in revision.body:
+    for start, block in placed(revision):
         if isinstance(block, Block) and block.chart is not None and block.verified is not None:
             yield start + len(SLOT), block
-        start += len(block) + 1  # the "\n" between the body's parts
 
 
 def _drawn(block: Block, outcomes: Mapping[str, Outcome]) -> str | None:
