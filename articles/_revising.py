@@ -18,15 +18,16 @@ def quoting(source: Source, quote: str) -> Source:
     return Source(title=source.title, url=source.url, note=source.note, quote=quote)
 
 
-def with_blocks_replaced(body: Sequence[Markup], changes: dict[str, Markup]) -> list[Markup]:
-    """``body`` with each block containing a phrase of ``changes`` replaced by that phrase's block.
+def with_blocks_replaced(body: Sequence[Markup], changes: dict[str, Markup | None]) -> list[Markup]:
+    """``body`` with each block containing a phrase of ``changes`` replaced by that phrase's block,
+    or left out where the phrase maps to None.
 
     Each phrase must be in exactly one block: a phrase found nowhere, or in two blocks, is an
     error in the revision being written, not a block to skip."""
-    blocks = list(body)
+    blocks: list[Markup | None] = list(body)
     for phrase, block in changes.items():
-        holding = [index for index, old in enumerate(blocks) if phrase in str(old)]
+        holding = [index for index, old in enumerate(blocks) if old is not None and phrase in str(old)]
         if len(holding) != 1:
             raise ValueError(f"{phrase!r} is in {len(holding)} blocks of the earlier revision, not one")
         blocks[holding[0]] = block
-    return blocks
+    return [block for block in blocks if block is not None]

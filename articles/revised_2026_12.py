@@ -3397,16 +3397,13 @@ decision_revision = revision(
 # (literal doubling, at most ``maxRetries`` retries, the outcome the operation had) for every
 # configuration and every number of leading failures, and each run is judged clause by clause
 # (``spec_contradictions``). The resolved handler is revision 1's model, imported unchanged and
-# wrapped (``spec_resolved_handler``); the delay chart is drawn from the model
-# (``spec_chart_svg``, checked against the committed asset by the article's tests) and its
-# crossing points are a fixture of their own (``spec_delay_chart``).
+# wrapped (``spec_resolved_handler``); the delay chart's data and crossing points are a fixture
+# of their own (``spec_delay_chart``). This revision publishes the chart as a committed drawing
+# (SPEC_CHART_ASSET); since revision 4 (``revised_2026_12_05_spec_chart``) the build draws it
+# from the fixture's rows, and the code that drew the committed file by hand is gone.
 #
 # Every name defined here starts with ``spec_``/``SPEC_``: the corrections batch is assembled
-# from several parts. To redraw the chart after a model change, from the site root (with
-# site_builder importable)::
-#
-#     cd articles && python -c "import revised_2026_12 as m, pathlib; \
-#         pathlib.Path('../' + m.SPEC_CHART_ASSET).write_text(m.spec_chart_svg(), 'utf-8')"
+# from several parts.
 
 SPEC_DELAY_CLAUSES = (
     "doublingFromInitialDelay",
@@ -3564,9 +3561,13 @@ def spec_resolved_handler() -> dict[str, object]:
     return spec_handler_report()
 
 
-# --- The chart: its data from the model, its SVG drawn from that data -----------
+# --- The chart's data, from the model --------------------------------------------
 
 SPEC_CHART_ASSET = "assets/retry_spec/delay-schedules-2026-12.svg"
+"""The drawing revisions 2 and 3 publish; revision 4 (``revised_2026_12_05_spec_chart``) has the
+build draw it from the fixture instead."""
+SPEC_CHART_TOP_MS = 10_000
+"""Where that drawing's delay axis ends: a bar over it is cut."""
 
 
 def spec_first_over(values: list[int], limit: int) -> int | None:
@@ -3611,212 +3612,9 @@ def spec_delay_chart() -> dict[str, object]:
     return spec_chart_data()
 
 
-SPEC_SVG_STYLE = """\
-  <style>
-    .bg { fill: #ffffff; }
-    .halo { stroke: #ffffff; stroke-width: 4px; paint-order: stroke; stroke-linejoin: round; }
-    .ink { fill: #1f2328; }
-    .muted { fill: #57606a; }
-    .axis { stroke: #1f2328; stroke-width: 1.2; }
-    .grid { stroke: #d0d7de; stroke-width: 1; }
-    .over { fill: #cf222e; fill-opacity: 0.07; }
-    .limit { stroke: #cf222e; stroke-width: 2; stroke-dasharray: 8 4; }
-    .limit-ink { fill: #cf222e; }
-    .lit { fill: url(#spec-hatch); stroke: #bc4c00; stroke-width: 1.5; }
-    .lit-hatch { stroke: #bc4c00; stroke-width: 2; }
-    .lit-ink { fill: #bc4c00; }
-    .cap { fill: #0969da; fill-opacity: 0.22; stroke: #0969da; stroke-width: 2; }
-    .cap-ink { fill: #0969da; }
-    .res { fill: #1a7f37; stroke: #1a7f37; stroke-width: 1.5; }
-    .res-ink { fill: #1a7f37; }
-    .cut { stroke: #ffffff; stroke-width: 3; }
-    text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 12px; }
-    @media (prefers-color-scheme: dark) {
-      .bg { fill: #0d1117; }
-      .halo { stroke: #0d1117; }
-      .ink { fill: #e6edf3; }
-      .muted { fill: #9da7b3; }
-      .axis { stroke: #e6edf3; }
-      .grid { stroke: #30363d; }
-      .over { fill: #ff7b72; fill-opacity: 0.12; }
-      .limit { stroke: #ff7b72; }
-      .limit-ink { fill: #ff7b72; }
-      .lit { stroke: #f0883e; }
-      .lit-hatch { stroke: #f0883e; }
-      .lit-ink { fill: #f0883e; }
-      .cap { fill: #58a6ff; fill-opacity: 0.28; stroke: #58a6ff; }
-      .cap-ink { fill: #58a6ff; }
-      .res { fill: #3fb950; stroke: #3fb950; }
-      .res-ink { fill: #3fb950; }
-      .cut { stroke: #0d1117; }
-    }
-  </style>
-  <defs>
-    <pattern id="spec-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-      <line class="lit-hatch" x1="0" y1="0" x2="0" y2="6"/>
-    </pattern>
-  </defs>"""
-
-# Geometry: ten groups of three bars, resolved | capped | literal, in two panels.
-SPEC_X0, SPEC_X1, SPEC_BAR, SPEC_PITCH = 76, 736, 16, 19
-SPEC_SERIES = (("resolved", "res", -SPEC_PITCH), ("capped", "cap", 0), ("literal", "lit", SPEC_PITCH))
-SPEC_PANELS = (
-    # (key, title, top, axis max in s, tick step in s, limit name)
-    ("perRetry", "Delay before each retry (s)", 142, 10, 2, "maxDelay"),
-    ("cumulative", "Cumulative delay after each retry (s)", 410, 60, 10, "budget"),
-)
-SPEC_PANEL_HEIGHT = 190
-
-
-def spec_num(value: float) -> str:
-    """A coordinate, short and stable."""
-    return f"{value:.1f}".removesuffix(".0")
-
-
 def spec_s(ms: int) -> str:
     """Milliseconds as seconds for a label: 5000 → '5', 1023000 → '1,023'."""
     return f"{ms / 1000:,g}"
-
-
-def spec_group_x(retry: int, count: int) -> float:
-    """The centre of retry ``retry``'s group of bars."""
-    pitch = (SPEC_X1 - SPEC_X0) / count
-    return SPEC_X0 + pitch * (retry - 0.5)
-
-
-def spec_axis(top: int, title: str, axis_s: int, step_s: int, retries: int) -> list[str]:
-    """A panel's title, grid lines, tick labels and axes."""
-    bottom = top + SPEC_PANEL_HEIGHT
-    lines = [f'  <text class="ink" x="{SPEC_X0}" y="{top - 22}" font-weight="600">{title}</text>']
-    for tick in range(0, axis_s + 1, step_s):
-        y = spec_num(bottom - tick / axis_s * SPEC_PANEL_HEIGHT)
-        lines.append(f'  <line class="grid" x1="{SPEC_X0}" y1="{y}" x2="{SPEC_X1}" y2="{y}"/>')
-        lines.append(
-            f'  <text class="muted" x="{SPEC_X0 - 8}" y="{spec_num(float(y) + 4)}" '
-            f'text-anchor="end">{tick}</text>'
-        )
-    lines.append(f'  <line class="axis" x1="{SPEC_X0}" y1="{bottom}" x2="{SPEC_X1}" y2="{bottom}"/>')
-    lines.append(f'  <line class="axis" x1="{SPEC_X0}" y1="{top}" x2="{SPEC_X0}" y2="{bottom}"/>')
-    for retry in range(1, retries + 1):
-        x = spec_num(spec_group_x(retry, retries))
-        lines.append(f'  <text class="muted" x="{x}" y="{bottom + 16}" text-anchor="middle">{retry}</text>')
-    lines.append(f'  <text class="muted" x="{SPEC_X1 + 4}" y="{bottom + 30}" text-anchor="end">retry</text>')
-    return lines
-
-
-def spec_limit(top: int, axis_s: int, limit_ms: int, label: str) -> tuple[list[str], list[str]]:
-    """The shaded region over a limit (drawn under the bars) and its dashed line and label (over them)."""
-    y = spec_num(top + SPEC_PANEL_HEIGHT - limit_ms / 1000 / axis_s * SPEC_PANEL_HEIGHT)
-    under = [
-        f'  <rect class="over" x="{SPEC_X0}" y="{top}" width="{SPEC_X1 - SPEC_X0}" '
-        f'height="{spec_num(float(y) - top)}"/>'
-    ]
-    over = [
-        f'  <line class="limit" x1="{SPEC_X0}" y1="{y}" x2="{SPEC_X1}" y2="{y}"/>',
-        f'  <text class="limit-ink halo" x="{SPEC_X0 + 6}" y="{spec_num(float(y) - 7)}" font-weight="600">'
-        f"{label} {spec_s(limit_ms)} s</text>",
-    ]
-    return under, over
-
-
-def spec_bar(series: str, css: str, retry: int, x: float, value_ms: int, top: int, axis_s: int) -> list[str]:
-    """One bar; a value over the axis is cut at the top, marked and labelled with its value."""
-    bottom = top + SPEC_PANEL_HEIGHT
-    height = min(value_ms / 1000 / axis_s, 1.0) * SPEC_PANEL_HEIGHT
-    left = spec_num(x - SPEC_BAR / 2)
-    lines = [
-        f'  <rect class="{css}" data-series="{series}" data-retry="{retry}" data-ms="{value_ms}" '
-        f'x="{left}" y="{spec_num(bottom - height)}" width="{SPEC_BAR}" height="{spec_num(height)}"/>'
-    ]
-    if value_ms > axis_s * 1000:  # off the chart: a break mark and the real value above
-        for dy in (10, 16):
-            lines.append(
-                f'  <line class="cut" x1="{spec_num(x - SPEC_BAR / 2 - 2)}" y1="{top + dy + 3}" '
-                f'x2="{spec_num(x + SPEC_BAR / 2 + 2)}" y2="{top + dy - 3}"/>'
-            )
-        lines.append(
-            f'  <text class="{css}-ink" x="{spec_num(x)}" y="{top - 5}" text-anchor="middle" '
-            f'font-size="10">{spec_s(value_ms)}</text>'
-        )
-    return lines
-
-
-def spec_dropped(retry: int, x: float, top: int) -> list[str]:
-    """The mark for a retry the resolved plan drops."""
-    y = top + SPEC_PANEL_HEIGHT - 6
-    return [
-        f'  <text class="res-ink halo" data-series="resolved" data-retry="{retry}" data-dropped="true" '
-        f'x="{spec_num(x)}" y="{y}" text-anchor="middle" font-size="15" font-weight="700">×</text>'
-    ]
-
-
-def spec_panel(
-    values: dict[str, list[int]], panel: tuple[str, str, int, int, int, str], limit_ms: int
-) -> list[str]:
-    """One panel: axes, the region over the limit, three bars per retry, the limit line on top."""
-    _, title, top, axis_s, step_s, limit_name = panel
-    retries = len(values["literal"])
-    under, over = spec_limit(top, axis_s, limit_ms, limit_name)
-    lines = spec_axis(top, title, axis_s, step_s, retries) + under
-    for retry in range(1, retries + 1):
-        centre = spec_group_x(retry, retries)
-        for series, css, offset in SPEC_SERIES:
-            shown = values[series]
-            if retry <= len(shown):
-                lines += spec_bar(series, css, retry, centre + offset, shown[retry - 1], top, axis_s)
-            else:
-                lines += spec_dropped(retry, centre + offset, top)
-    return lines + over
-
-
-def spec_end_labels(data: dict[str, object]) -> list[str]:
-    """Totals written beside the last bar of the resolved and the capped schedule (cumulative panel)."""
-    _, _, top, axis_s, _, _ = SPEC_PANELS[1]
-    retries = len(data["cappedMs"])
-
-    def y_of(ms: int) -> float:
-        return top + SPEC_PANEL_HEIGHT - ms / 1000 / axis_s * SPEC_PANEL_HEIGHT
-
-    kept = data["resolvedRetries"]
-    res_x = spec_group_x(kept, retries) - SPEC_PITCH
-    cap_x = spec_group_x(retries, retries)
-    # The resolved total sits just under the budget line: its label goes just over it.
-    res_y = min(y_of(data["resolvedTotalMs"]), y_of(spec_v1.BUDGET_MS))
-    cap_y = y_of(data["cappedTotalMs"])
-    return [
-        f'  <text class="res-ink halo" x="{spec_num(res_x)}" y="{spec_num(res_y - 22)}" text-anchor="middle" '
-        f'font-weight="700">{spec_s(data["resolvedTotalMs"])} s</text>',
-        f'  <text class="res-ink halo" x="{spec_num(res_x)}" y="{spec_num(res_y - 8)}" text-anchor="middle" '
-        'font-weight="700">stop</text>',
-        f'  <text class="cap-ink halo" x="{spec_num(cap_x + SPEC_BAR / 2)}" y="{spec_num(cap_y - 6)}" '
-        f'text-anchor="end" font-weight="700">{spec_s(data["cappedTotalMs"])} s</text>',
-    ]
-
-
-def spec_legend(y: int) -> list[str]:
-    """Two rows: the three series in the bars' order; the limit, a dropped retry, a cut bar."""
-    series = (
-        ("res", "resolved: capped + budget"),
-        ("cap", "capped at maxDelay"),
-        ("lit", "literal doubling"),
-    )
-    lines: list[str] = []
-    for n, (css, label) in enumerate(series):
-        x = SPEC_X0 + 210 * n
-        lines.append(f'  <rect class="{css}" x="{x}" y="{y - 11}" width="14" height="14"/>')
-        lines.append(f'  <text class="ink" x="{x + 20}" y="{y}">{label}</text>')
-    y2, x = y + 24, SPEC_X0
-    lines += [
-        f'  <line class="limit" x1="{x}" y1="{y2 - 4}" x2="{x + 30}" y2="{y2 - 4}"/>',
-        f'  <text class="ink" x="{x + 36}" y="{y2}">limit; shaded: over it</text>',
-        f'  <text class="res-ink" x="{x + 210 + 7}" y="{y2 + 1}" font-size="15" font-weight="700" '
-        'text-anchor="middle">×</text>',
-        f'  <text class="ink" x="{x + 230}" y="{y2}">retry dropped</text>',
-        f'  <rect class="lit" x="{x + 420}" y="{y2 - 11}" width="14" height="14"/>',
-        f'  <line class="cut" x1="{x + 418}" y1="{y2 - 1}" x2="{x + 436}" y2="{y2 - 7}"/>',
-        f'  <text class="ink" x="{x + 440}" y="{y2}">cut: over the axis, value above</text>',
-    ]
-    return lines
 
 
 def spec_chart_text(data: dict[str, object]) -> dict[str, str]:
@@ -3827,7 +3625,7 @@ def spec_chart_text(data: dict[str, object]) -> dict[str, str]:
         f"maxRetries {c['maxRetries']}"
     )
     kept, retries = data["resolvedRetries"], len(data["cappedMs"])
-    off_chart = spec_first_over(data["literalMs"], SPEC_PANELS[0][3] * 1000)
+    off_chart = spec_first_over(data["literalMs"], SPEC_CHART_TOP_MS)
     desc = (
         f"Bar charts for {setting}, three bars per retry: resolved (solid), capped (outlined) and literal "
         f"doubling (hatched). Top: the delay before each retry. Literal doubling passes the maxDelay line at "
@@ -3849,45 +3647,6 @@ def spec_chart_text(data: dict[str, object]) -> dict[str, str]:
     return {"setting": setting, "title": title, "desc": desc, "caption": caption}
 
 
-def spec_footnote(data: dict[str, object]) -> str:
-    """Which retries the resolved plan drops, and why."""
-    kept, retries = data["resolvedRetries"], len(data["cappedMs"])
-    if kept == retries:
-        return "The resolved plan keeps every retry."
-    dropped = f"retries {kept + 1}–{retries}" if kept + 1 < retries else f"retry {retries}"
-    return (
-        f"The resolved plan drops {dropped}: the next {spec_s(data['cappedMs'][kept])} s delay would end "
-        f"at {spec_s(data['nextRetryWouldEndMs'])} s, over the budget."
-    )
-
-
-def spec_chart_svg() -> str:
-    """The delay chart, drawn from ``spec_chart_data()``: the text of SPEC_CHART_ASSET."""
-    data = spec_chart_data()
-    text = spec_chart_text(data)
-    config = spec_v1.CAP_NOT_ENOUGH
-    per_retry = {"literal": data["literalMs"], "capped": data["cappedMs"], "resolved": data["resolvedMs"]}
-    cumulative = {name: list(accumulate(values)) for name, values in per_retry.items()}
-    width, height = 760, 672
-    lines = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-        f'height="{height}" role="img" aria-labelledby="t d">',
-        f'  <title id="t">{text["title"]}</title>',
-        f'  <desc id="d">{text["desc"]}</desc>',
-        SPEC_SVG_STYLE,
-        f'  <rect class="bg" x="0" y="0" width="{width}" height="{height}" rx="8"/>',
-        f'  <text class="ink" x="24" y="32" font-size="15" font-weight="700">One configuration, three '
-        f"schedules: {text['setting']}</text>",
-        *spec_legend(62),
-        *spec_panel(per_retry, SPEC_PANELS[0], config.max_delay_ms),
-        *spec_panel(cumulative, SPEC_PANELS[1], spec_v1.BUDGET_MS),
-        *spec_end_labels(data),
-        f'  <text class="muted" x="{SPEC_X0}" y="{height - 16}">{spec_footnote(data)}</text>',
-        "</svg>",
-    ]
-    return "\n".join(lines) + "\n"
-
-
 # --- Numbers the prose quotes, computed from the same code the fixtures run ------
 
 SPEC_REPORT = spec_report()
@@ -3897,6 +3656,17 @@ SPEC_CHART_TEXT = spec_chart_text(SPEC_CHART)
 SPEC_LITERAL = SPEC_REPORT["counterexample"]
 SPEC_CAPPED = SPEC_REPORT["capIsNotEnough"]
 SPEC_EXAMPLE = SPEC_HANDLER["example"]
+
+SPEC_CROSSINGS = {
+    "literalOverCapAt": 4,
+    "literalOverBudgetAt": 5,
+    "cappedOverBudgetAt": 8,
+    "resolvedRetries": 7,
+    "resolvedTotalMs": 27000,
+    "cappedTotalMs": 42000,
+    "nextRetryWouldEndMs": 32000,
+}
+"""Where the delay chart's schedules cross a limit, as the article prints them."""
 
 SPEC_CHANGES = (
     f"Revision 1 said that {SPEC_REPORT['revision1SatisfyEveryClause']} of the {SPEC_REPORT['configs']} "
@@ -4168,18 +3938,7 @@ spec_revision = revision(
             "The chart draws the three schedules side by side, retry by retry, from the same functions; "
             "where it says a line is crossed, the fixture computed it:"
         ),
-        verified_output(
-            spec_delay_chart,
-            expected={
-                "literalOverCapAt": 4,
-                "literalOverBudgetAt": 5,
-                "cappedOverBudgetAt": 8,
-                "resolvedRetries": 7,
-                "resolvedTotalMs": 27000,
-                "cappedTotalMs": 42000,
-                "nextRetryWouldEndMs": 32000,
-            },
-        ),
+        verified_output(spec_delay_chart, expected=SPEC_CROSSINGS),
         heading("The spec, restated as invariants"),
         paragraph(
             "The second fixture runs the handler on every configuration, for every number of "

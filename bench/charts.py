@@ -1,10 +1,11 @@
 """Which renderer should draw the charts of issue 35: Vega-Lite (vl-convert-python) or
 matplotlib's SVG backend, measured side by side on one chart of this repository.
 
-The chart is the spec article's delay chart (articles/revised_2026_12.py, ``spec_chart_svg``,
-drawn by hand today): two panels, the delay before each retry and the time spent so far, for
-the literal, capped and resolved schedules, with the ``maxDelay`` and budget lines. Its data
-is the fixture's (``spec_chart_data()``), written here so the bench needs nothing else.
+The chart is the spec article's delay chart as it was drawn by hand on 2026-12-04 (that code is
+gone: revision 4, articles/revised_2026_12_05_spec_chart.py, has the build draw it): two
+panels, the delay before each retry and the time spent so far, for the literal, capped and
+resolved schedules, with the ``maxDelay`` and budget lines. Its data is the fixture's
+(``spec_chart_data()``), written here so the bench needs nothing else.
 
 For each renderer, what issue 35 asks to compare:
 

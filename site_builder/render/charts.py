@@ -92,7 +92,11 @@ def drawing(spec: Mapping[str, object], rows: Sequence[Mapping[str, object]], al
         raise ChartError(
             f"the drawing holds {unsafe} (an href, url or image encoding?), which a chart may not"
         )
-    named = f'<div class="chart-drawing" role="img"{attr("aria-label", alt)}>{svg}</div>'
+    # The element around the drawing is the image, named by ``alt``; the renderer's own roles and
+    # labels inside it (one per mark, and unnamed symbols for a rule or a region) would be a second,
+    # partial reading of the same picture, so the SVG is hidden from assistive technology.
+    hidden = svg.replace("<svg", '<svg aria-hidden="true"', 1)
+    named = f'<div class="chart-drawing" role="img"{attr("aria-label", alt)}>{hidden}</div>'
     return named + _table(rows, caption)
 
 

@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from site_builder import cli
-from site_builder.authoring.model import Block
+from site_builder.authoring.model import Block, Verified
 from site_builder.check.load import batch_paths, forget, load_batch
 from tests.browser.pages import (
     DESKTOP,
@@ -382,10 +382,11 @@ def test_source_links_open_a_new_tab_without_opener(browser: Browser, site: Site
 
 # --- the proof: a mark under each verified output -------------------------------------------
 
-MARKED_BLOCKS_JS = """() => [...document.querySelectorAll(".article-body pre")].map(pre => {
-    const next = pre.nextElementSibling;
+MARKED_BLOCKS_JS = """() => [...document.querySelectorAll(".article-body :is(pre, figure.chart)")].map(b => {
+    const next = b.nextElementSibling;
     const mark = next && next.matches("p.proof") ? next : null;
-    return {text: pre.textContent, mark: mark && mark.textContent,
+    const drawn = b.matches("figure") && b.querySelector(".chart-drawing svg text");
+    return {text: drawn ? "<chart>" : b.textContent, mark: mark && mark.textContent,
             href: mark && mark.querySelector("a").getAttribute("href")};
 })"""
 TARGET_JS = """id => {
@@ -399,20 +400,29 @@ TARGET_JS = """id => {
 
 
 def verified_outputs() -> dict[str, list[tuple[str, str]]]:
-    """Each article's verified outputs in body order, from its batch itself: the JSON the page
-    prints and the fixture's name (the latest revision of a slug is its page)."""
+    """Each article's verified outputs and charts in body order, from its batch itself: the JSON
+    the page prints (``<chart>`` for a chart, drawn) and the fixture's name (the latest revision of
+    a slug is its page)."""
     found: dict[str, list[tuple[str, str]]] = {}
     for path in batch_paths(ROOT / "articles"):
         batch, problem = load_batch(path, ROOT)
         assert batch is not None, problem
         for rev in batch.revisions:
             found[rev.slug] = [
-                (json.dumps(b.verified.expected, ensure_ascii=False, indent=2), b.verified.fixture.name)
+                (_shown(b.verified), b.verified.fixture.name)
                 for b in rev.body
                 if isinstance(b, Block) and b.verified is not None
             ]
         forget(batch)
     return found
+
+
+def _shown(verified: Verified) -> str:
+    return (
+        "<chart>"
+        if verified.helper == "chart"
+        else json.dumps(verified.expected, ensure_ascii=False, indent=2)
+    )
 
 
 def test_each_verified_output_has_its_mark_and_the_mark_leads_to_its_fixture(

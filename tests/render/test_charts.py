@@ -67,6 +67,9 @@ def test_the_page_shows_the_drawing_its_rows_and_the_mark_and_content_html_the_f
     figure = page(root).select_one("figure.chart")
     drawing = figure.select_one("div.chart-drawing[role=img]")
     assert drawing["aria-label"] == "A line rising from 0.5 s to 2 s over three attempts"
+    # The div is the image: the renderer's roles and labels inside it are hidden from assistive
+    # technology (axe's svg-img-alt flagged a rule's unnamed graphics-symbol in the spec article).
+    assert drawing.select_one("svg")["aria-hidden"] == "true"
     texts = [t.get_text() for t in drawing.select("svg text")]
     assert "Attempt" in texts and "Delay, s" in texts  # the axes' titles, as text
     assert drawing.select("svg path.mark-line, svg .mark-line path")
