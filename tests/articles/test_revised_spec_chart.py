@@ -17,19 +17,17 @@ build draw it with ``chart()`` from the rows its fixture returns, so:
 
 from __future__ import annotations
 
-import multiprocessing
 import re
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from itertools import accumulate
 from types import ModuleType
 
 import pytest
-from article_batch import ROOT, batch_of, failing_checks, run
+from article_batch import batch_of, failing_checks, run
+from chart_drawing import contrast, drawn, layer, theme_backgrounds
 
 from site_builder.check.claims import differences
 from site_builder.model.batches import fixture_id
-from site_builder.render.charts import drawing
 
 BATCH_PATH = "articles/revised_2026_12_05_spec_chart.py"
 CHART_ID = "revised_2026_12_05_spec_chart:spec4_delay_chart"
@@ -42,33 +40,12 @@ def batch() -> ModuleType:
     return batch_of(CHART_ID, only=(BATCH_PATH, "pyproject.toml"))
 
 
-@pytest.fixture(scope="module")
-def renderer() -> Iterator[ProcessPoolExecutor]:
-    """A process of its own that draws: once vl-convert has drawn in a process, a process forked
-    from it hangs in vl-convert, and the tests that build a site in this process fork workers."""
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield pool
-
-
-def drawn(renderer: ProcessPoolExecutor, batch: ModuleType, output: dict[str, object]) -> str:
-    """The chart as the build draws it from ``output``'s rows."""
-    return renderer.submit(drawing, batch.SPEC4_CHART_SPEC, output["chart"], "alt", "caption").result(60)
-
-
-def layer(html: str, panel: int, number: int) -> str:
-    """The marks of one layer of one panel of the drawing (the spec's order: 0 the shaded region,
-    1 the bars, 2 the limit, 3 its label, 4 the values of cut bars, 5 the dropped retries)."""
-    group = re.search(rf'class="[^"]*concat_{panel}_layer_{number}_marks"(.*?)</g>', html, re.S)
-    assert group, f"no layer {number} in panel {panel}"
-    return group.group(1)
-
-
 def bars(html: str, panel: int) -> dict[str, list[float]]:
     """Each schedule's bar values in ``panel`` (0: per retry, 1: total), in retry order, read from
     the labels the renderer gives each bar."""
     found: dict[str, list[tuple[int, float]]] = {name: [] for name in SCHEDULES}
     for retry, seconds, schedule in re.findall(
-        r'aria-label="retry: (\d+); seconds: ([\d.,]+); schedule: (\w+)"', layer(html, panel, 1)
+        r'aria-label="retry: (\d+); seconds: ([\d.,]+); schedule: (\w+)"', layer(html, f"concat_{panel}_", 1)
     ):
         found[schedule].append((int(retry), float(seconds.replace(",", ""))))
     return {name: [value for _, value in sorted(pairs)] for name, pairs in found.items()}
@@ -126,51 +103,39 @@ def test_the_fixture_passes_and_its_rows_are_the_schedules_the_spec_describes(ba
 
 
 def test_the_drawing_has_a_bar_for_each_value_and_a_mark_for_each_dropped_retry(
-    renderer: ProcessPoolExecutor, batch: ModuleType
+    pool: ProcessPoolExecutor, batch: ModuleType
 ) -> None:
     output = run(batch, "spec4_delay_chart")
-    html = drawn(renderer, batch, output)
+    html = drawn(pool, batch.SPEC4_CHART_SPEC, output["chart"])
     wanted = schedules_from_the_spec(batch.spec_v1.CAP_NOT_ENOUGH)
     assert bars(html, 0) == {name: [d / 1000 for d in delays] for name, delays in wanted.items()}
     assert bars(html, 1) == {name: [t / 1000 for t in accumulate(delays)] for name, delays in wanted.items()}
     for panel in (0, 1):
         dropped = re.findall(
-            r'aria-label="retry: (\d+); schedule: resolved"[^>]*>×</text>', layer(html, panel, 5)
+            r'aria-label="retry: (\d+); schedule: resolved"[^>]*>×</text>', layer(html, f"concat_{panel}_", 5)
         )
         assert dropped == ["8", "9", "10"]
-    cut = [re.findall(r">([\d,]+)</text>", layer(html, panel, 4)) for panel in (0, 1)]
+    cut = [re.findall(r">([\d,]+)</text>", layer(html, f"concat_{panel}_", 4)) for panel in (0, 1)]
     assert cut == [["16", "32", "64", "128", "256", "512"], ["63", "127", "255", "511", "1,023"]]
-    assert ">maxDelay 5 s</text>" in layer(html, 0, 3) and ">budget 30 s</text>" in layer(html, 1, 3)
+    assert ">maxDelay 5 s</text>" in layer(html, "concat_0_", 3)
+    assert ">budget 30 s</text>" in layer(html, "concat_1_", 3)
 
 
 def test_without_its_budget_clamp_the_fixture_fails_and_the_drawing_changes(
-    renderer: ProcessPoolExecutor, batch: ModuleType, monkeypatch: pytest.MonkeyPatch
+    pool: ProcessPoolExecutor, batch: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    before = drawn(renderer, batch, run(batch, "spec4_delay_chart"))
+    before = drawn(pool, batch.SPEC4_CHART_SPEC, run(batch, "spec4_delay_chart")["chart"])
     monkeypatch.setattr(batch.spec_v1, "fits_budget", lambda spent_ms, delay_ms: True)
     output = run(batch, "spec4_delay_chart")
     assert "resolvedWithinBudget" in failing_checks(output)
-    after = drawn(renderer, batch, output)
+    after = drawn(pool, batch.SPEC4_CHART_SPEC, output["chart"])
     assert after != before
     assert bars(after, 0)["resolved"] == bars(after, 0)["capped"]  # ten resolved bars now
     assert "×</text>" not in after
 
 
-def luminance(colour: str) -> float:
-    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast(a: str, b: str) -> float:
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
 def test_the_series_differ_by_more_than_colour_and_hold_3_to_1_in_light_and_dark(batch: ModuleType) -> None:
-    css = (ROOT / "site_builder/theme/style.css").read_text("utf-8")
-    backgrounds = re.findall(r"--bg: (#[0-9a-f]{6})", css)
-    assert len(backgrounds) == 2, backgrounds  # light, then dark
+    backgrounds = theme_backgrounds()
     limit = batch.SPEC4_CHART_SPEC["vconcat"][0]["layer"][2]["mark"]["color"]
     for colour in (*batch.SPEC4_COLOURS, limit):
         for background in backgrounds:
