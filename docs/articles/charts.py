@@ -78,6 +78,7 @@ def a_chart_built() -> dict:
     (data,) = run(root, "revisions").json() if built.code == 0 else [{}]
     return {
         "drawing": attrs_of(shown, "div"),
+        "svg": {k: v for k, v in attrs_of(shown, "svg").items() if k.startswith("aria")},
         "axisTitles": [
             t for t in re.findall(r"<text[^>]*>([^<]*)</text>", shown) if t.startswith(("Attempt", "Delay"))
         ],
@@ -167,8 +168,9 @@ charts_page = revision(
         code_block(CHART_BATCH, language="python"),
         paragraph(
             "Built, its page holds the figure with the drawing, an SVG whose labels stay text, inside "
-            'an element named by the alt text (`role="img"`); the rows as a table; the caption; and '
-            "after the figure, the mark that links to the fixture. `contentHtml` — what `revisions` and "
+            'an element named by the alt text (`role="img"`), the SVG itself hidden from screen '
+            "readers (the renderer's own labels, one per mark, would be a second and partial reading of "
+            "the same picture); the rows as a table; the caption; and after the figure, the mark that links to the fixture. `contentHtml` — what `revisions` and "
             "`revisions.json` give importers — holds the figure with its caption only, since it is "
             "written from the article alone, before any fixture runs:"
         ),
@@ -180,6 +182,7 @@ charts_page = revision(
                     "role": "img",
                     "aria-label": "Delay doubles with each attempt, from 0.25 s to 4 s",
                 },
+                "svg": {"aria-hidden": "true"},
                 "axisTitles": ["Attempt", "Delay, s"],
                 "rows": [["1", "0.25"], ["2", "0.5"], ["3", "1.0"], ["4", "2.0"], ["5", "4.0"]],
                 "after": "mark",

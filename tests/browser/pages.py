@@ -28,6 +28,27 @@ from playwright.sync_api import (
 )
 
 CHROMIUM = Path("/usr/bin/chromium")
+CHART_TEXTS_JS = """() => [...document.querySelectorAll("figure.chart")].map(figure => {
+    const under = e => {  // the colour a chart is drawn over: the first box behind it that has one
+        for (; e; e = e.parentElement) {
+            const colour = getComputedStyle(e).backgroundColor;
+            if (colour !== "rgba(0, 0, 0, 0)" && colour !== "transparent") return colour;
+        }
+        return "rgb(255, 255, 255)";
+    };
+    const svg = figure.querySelector(".chart-drawing svg");
+    if (!svg) return {caption: figure.textContent, width: 0, own: null, texts: []};
+    const background = under(svg.parentElement);
+    return {
+        caption: figure.querySelector("figcaption").textContent,
+        width: svg.getBoundingClientRect().width,
+        own: getComputedStyle(svg.firstElementChild).fill,
+        texts: [...svg.querySelectorAll("text")].map(t => ({
+            text: t.textContent, fill: getComputedStyle(t).fill, background})),
+    };
+})"""
+"""Each chart of the page: its caption, the drawing's width, the fill of the drawing's own
+background, and each of its labels with its colour and the page's behind it."""
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -27,6 +27,7 @@ from site_builder import cli
 from site_builder.authoring.model import Block, Verified
 from site_builder.check.load import batch_paths, forget, load_batch
 from tests.browser.pages import (
+    CHART_TEXTS_JS,
     DESKTOP,
     MISSING_PATH,
     TIMEOUT_MS,
@@ -458,6 +459,31 @@ def test_each_verified_output_has_its_mark_and_the_mark_leads_to_its_fixture(
                     failures.append(f"{path}: after mark {n + 1} :target is {target}, not {href}")
                 elif not (target["inBox"] and target["visible"] and name in target["text"]):
                     failures.append(f"{path}: mark {n + 1} leads to {target}: not a visible entry of {name}")
+    assert not failures, "\n".join(failures)
+    assert not watch.problems, "\n".join(watch.problems)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_each_chart_is_drawn_and_its_labels_read_in_both_schemes(
+    browser: Browser, site: Site, scheme: str
+) -> None:
+    """The charts the build draws on this site's pages (axe does not look at SVG text)."""
+    failures: list[str] = []
+    seen = 0
+    with watched_page(browser, site, viewport=DESKTOP, color_scheme=scheme) as (page, watch):
+        for path in site.pages["article"]:
+            visit(page, watch, site, path)
+            for drawn in page.evaluate(CHART_TEXTS_JS):
+                seen += 1
+                if drawn["width"] < 300 or len(drawn["texts"]) < 5 or drawn["own"] != "rgba(0, 0, 0, 0)":
+                    failures.append(f"{path}: {drawn['caption'][:40]!r} is not drawn over the page: {drawn}")
+                failures += [
+                    f"{path}: {t['text']!r} at {ratio:.2f}"
+                    for t in drawn["texts"]
+                    if (ratio := contrast(parse_color(t["fill"]), parse_color(t["background"])))
+                    < MIN_CONTRAST
+                ]
+    assert seen == 3, seen  # the spec, client and diagnosis articles' latest revisions
     assert not failures, "\n".join(failures)
     assert not watch.problems, "\n".join(watch.problems)
 

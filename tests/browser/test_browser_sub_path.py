@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, Page
 from site_builder import cli
 from site_builder.search.shards import shard_count, shard_of
 from tests.browser.pages import (
+    CHART_TEXTS_JS,
     DESKTOP,
     MISSING_PATH,
     TIMEOUT_MS,
@@ -232,23 +233,6 @@ def test_a_transcript_reads_in_both_schemes_and_a_copy_of_it_leaves_the_prompt_o
         assert not watch.problems, "\n".join(watch.problems)
 
 
-TEXT_COLOURS_JS = """() => {
-    const under = e => {  // the colour the chart is drawn over: the first box behind it that has one
-        for (; e; e = e.parentElement) {
-            const colour = getComputedStyle(e).backgroundColor;
-            if (colour !== "rgba(0, 0, 0, 0)" && colour !== "transparent") return colour;
-        }
-        return "rgb(255, 255, 255)";
-    };
-    const svg = document.querySelector("figure.chart svg");
-    const background = getComputedStyle(svg.firstElementChild).fill;
-    return [...svg.querySelectorAll("text")].map(t => ({
-        text: t.textContent, fill: getComputedStyle(t).fill,
-        background: under(svg.parentElement), own: background,
-    }));
-}"""
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_chart_reads_in_both_schemes_and_its_rows_are_reached_by_keyboard(
     browser: Browser, all_features: Site, scheme: str
@@ -257,9 +241,10 @@ def test_a_chart_reads_in_both_schemes_and_its_rows_are_reached_by_keyboard(
         visit(page, watch, all_features, "/articles/retry-basics/")
         drawing = page.locator("figure.chart .chart-drawing svg")
         assert drawing.is_visible() and drawing.bounding_box()["width"] > 100  # type: ignore[index]
-        texts = page.evaluate(TEXT_COLOURS_JS)
+        (drawn,) = page.evaluate(CHART_TEXTS_JS)
+        texts = drawn["texts"]
         assert "retries allowed" in [t["text"] for t in texts]
-        assert {t["own"] for t in texts} == {"rgba(0, 0, 0, 0)"}  # the drawing's background: none
+        assert drawn["own"] == "rgba(0, 0, 0, 0)"  # the drawing's background: none
         low = [
             f"{t['text']!r}: {ratio:.2f}"
             for t in texts
