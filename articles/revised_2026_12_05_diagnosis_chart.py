@@ -210,8 +210,29 @@ def diagnosis5_spec(timeout_ms: int) -> dict[str, object]:
     }
 
 
-def diagnosis5_alt(at: dict[str, int]) -> str:
-    """Что показывает рисунок, словами, с моментами из модели."""
+DIAGNOSIS5_IN_LANE = (("в", "первом"), ("во", "втором"), ("в", "третьем"), ("в", "четвёртом"))
+"""«в первом» … «в четвёртом» (исходе): дорожка по номеру, в предложном падеже."""
+
+
+def diagnosis5_retry_answers(rows: list[dict[str, object]]) -> str:
+    """Что повтор получает в каждой дорожке: «получает 201 в первом и третьем исходах и 409 во
+    втором и четвёртом»."""
+    lanes = list(DIAGNOSIS5_TITLES.values())
+    by_status: dict[str, list[int]] = {}
+    for row in rows:
+        if row["кто"] == "повтор":
+            by_status.setdefault(str(row["итог"]).split(",")[0], []).append(lanes.index(row["исход"]))
+    parts = []
+    for status, numbers in by_status.items():
+        words = [DIAGNOSIS5_IN_LANE[n][1] for n in numbers]
+        listed = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} и {words[-1]}"
+        noun = "" if parts else " исходе" if len(words) == 1 else " исходах"  # слово раз, при первой группе
+        parts.append(f"{status} {DIAGNOSIS5_IN_LANE[numbers[0]][0]} {listed}{noun}")
+    return "получает " + ", ".join(parts[:-1]) + (" и " if len(parts) > 1 else "") + parts[-1]
+
+
+def diagnosis5_alt(at: dict[str, int], rows: list[dict[str, object]]) -> str:
+    """Что показывает рисунок, словами, с моментами и ответами из модели."""
     return (
         "Четыре дорожки времени, в каждой полосы клиента, сервера и повтора; у всех первая попытка "
         f"кончается тайм-аутом клиента на {server_grouped(at['timeoutAtMs'])}\u00a0мс. В первой сеть "
@@ -219,25 +240,26 @@ def diagnosis5_alt(at: dict[str, int]) -> str:
         "COMMIT и откатывается. В третьей сервер создаёт платёж к "
         f"{server_grouped(at['storedAtMs'])}\u00a0мс, а ответ теряется. В четвёртой транзакция идёт до "
         f"{server_grouped(at['slowStoredAtMs'])}\u00a0мс, дольше тайм-аута, и ответ уже не нужен. Повтор "
-        f"уходит на {server_grouped(at['secondSentAtMs'])}\u00a0мс: в первой дорожке он создаёт платёж "
-        "(201), во второй и четвёртой получает 409, в третьей\u00a0— сохранённый ответ 201."
+        f"уходит на {server_grouped(at['secondSentAtMs'])}\u00a0мс и {diagnosis5_retry_answers(rows)}."
     )
 
 
 diagnosis5_at = diagnosis_milestones()
+diagnosis5_shown = diagnosis5_rows()  # ответы повтора, которые называют подпись и описание рисунка
 
 DIAGNOSIS5_CAPTION = (
-    "Клиент во всех четырёх случаях видит одно: тайм-аут. Повтор с тем же ключом отделяет первый и "
-    "третий исходы (201) от второго и четвёртого (409); второй от четвёртого отличают только логи "
-    "сервера и запись идемпотентности, пока владелец не завершит запись или не истечёт его аренда."
+    "Клиент во всех четырёх случаях видит одно: тайм-аут. Различить исходы в этот момент можно только "
+    "по логам сервера и записи идемпотентности, а второй от четвёртого\u00a0— лишь когда владелец "
+    "завершит запись или истечёт его аренда. Повтор с тем же ключом "
+    f"{diagnosis5_retry_answers(diagnosis5_shown)}."
 )
 
 DIAGNOSIS5_CHANGES = (
     "Рисунок с четырьмя исходами теперь рисует сборка сайта по трассам прогонов модели, которые "
     "фикстура `diagnosis5_outcomes_chart` превращает в строки, а не готовый файл, в подписи которого "
     "моменты 1\u00a0800, 100 и 2\u00a0540\u00a0мс были вписаны вручную. Полосы стоят по шкале времени, "
-    "и в каждой дорожке теперь есть повтор и его ответ (раньше\u00a0— только 409 в четвёртой). Подпись "
-    "говорит, какие исходы различает повтор; под рисунком\u00a0— таблица тех же строк."
+    "и в каждой дорожке теперь есть повтор и его ответ (раньше\u00a0— только 409 в четвёртой); подпись "
+    "говорит, что он получает в каждом исходе. Под рисунком\u00a0— таблица тех же строк."
 )
 
 # --- Статья 3, редакция 5 --------------------------------------------------
@@ -258,7 +280,7 @@ diagnosis5_revision = revision(
             "four-outcomes-timeline.svg": chart(
                 diagnosis5_outcomes_chart,
                 diagnosis5_spec(ATTEMPT_TIMEOUT_MS),
-                alt=diagnosis5_alt(diagnosis5_at),
+                alt=diagnosis5_alt(diagnosis5_at, diagnosis5_shown),
                 caption=DIAGNOSIS5_CAPTION,
             ),
         },

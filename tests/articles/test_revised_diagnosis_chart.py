@@ -124,3 +124,22 @@ def test_each_colour_holds_3_to_1_in_light_and_dark(batch: ModuleType) -> None:
         for background in theme_backgrounds():
             assert contrast(colour, background) >= 3, (colour, background)  # WCAG 1.4.11
     assert len(set(batch.DIAGNOSIS5_WHO.values())) == 4
+
+
+def test_the_caption_says_what_the_retry_got_in_each_lane_from_the_rows(batch: ModuleType) -> None:
+    rows = run(batch, "diagnosis5_outcomes_chart")["chart"]
+    said = "получает 201 в первом и третьем исходах и 409 во втором и четвёртом"
+    assert batch.diagnosis5_retry_answers(rows) == said
+    assert batch.DIAGNOSIS5_CAPTION.endswith(f"Повтор с тем же ключом {said}.")
+    assert said in batch.diagnosis5_alt(batch.diagnosis5_at, rows)
+    # Had the slow owner finished before the retry, the fourth lane would replay its answer.
+    faster = [
+        {**row, "итог": "201, сохранённый ответ"}
+        if (row["исход"], row["кто"]) == (LANES[3], "повтор")
+        else row
+        for row in rows
+    ]
+    assert (
+        batch.diagnosis5_retry_answers(faster)
+        == "получает 201 в первом, третьем и четвёртом исходах и 409 во втором"
+    )
