@@ -170,7 +170,8 @@ charts_page = revision(
             "Built, its page holds the figure with the drawing, an SVG whose labels stay text, inside "
             'an element named by the alt text (`role="img"`), the SVG itself hidden from screen '
             "readers (the renderer's own labels, one per mark, would be a second and partial reading of "
-            "the same picture); the rows as a table; the caption; and after the figure, the mark that links to the fixture. `contentHtml` — what `revisions` and "
+            "the same picture); the rows as a table; the caption; and after the figure, the mark that "
+            "links to the fixture. `contentHtml` — what `revisions` and "
             "`revisions.json` give importers — holds the figure with its caption only, since it is "
             "written from the article alone, before any fixture runs:"
         ),
