@@ -26,6 +26,19 @@ CLIENT5_KINDS = {"attempt": "попытка", "pause": "пауза", "uncertain"
 CLIENT5_COLOURS = ("#0969da", "#6e7781", "#bc4c00")
 """Цвета видов в порядке CLIENT5_KINDS: каждый не меньше 3:1 к светлому и тёмному фону темы."""
 CLIENT5_DEADLINE_COLOUR = "#cf222e"
+CLIENT5_CHART_CONFIG: dict[str, object] = {
+    "view": {"stroke": None},
+    "font": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+    "locale": {
+        "number": {
+            "decimal": ",",
+            "thousands": "\u00a0",
+            "grouping": [3],
+            "currency": ["", "\u00a0₽"],
+        }
+    },
+}
+"""Настройки рисунков русских статей: шрифт темы, разряды через неразрывный пробел, без рамки."""
 
 
 def client5_rows(run: dict[str, Any]) -> list[dict[str, object]]:
@@ -116,18 +129,7 @@ def client5_spec(run: dict[str, Any]) -> dict[str, object]:
                 "encoding": {**deadline, "text": {"value": "дедлайн"}},
             },
         ],
-        "config": {
-            "view": {"stroke": None},
-            "font": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-            "locale": {
-                "number": {
-                    "decimal": ",",
-                    "thousands": "\u00a0",
-                    "grouping": [3],
-                    "currency": ["", "\u00a0₽"],
-                }
-            },
-        },
+        "config": CLIENT5_CHART_CONFIG,
     }
 
 

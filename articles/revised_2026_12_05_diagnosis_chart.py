@@ -23,6 +23,7 @@ from revised_2026_12 import (
     diagnosis_milestones,
     server_grouped,
 )
+from revised_2026_12_05_client_chart import CLIENT5_CHART_CONFIG
 from revised_2026_12_05_diagnosis import diagnosis4_revision
 
 from site_builder import chart, fixture, revision
@@ -195,18 +196,7 @@ def diagnosis5_spec(timeout_ms: int) -> dict[str, object]:
                 },
             },
         ],
-        "config": {
-            "view": {"stroke": None},
-            "font": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-            "locale": {
-                "number": {
-                    "decimal": ",",
-                    "thousands": "\u00a0",
-                    "grouping": [3],
-                    "currency": ["", "\u00a0₽"],
-                }
-            },
-        },
+        "config": CLIENT5_CHART_CONFIG,
     }
 
 
