@@ -3,7 +3,7 @@
 A probe of the mechanism, not of speed. It writes a small site of synthetic pages (a fixed
 vocabulary, and on each page a word of its own), then edits it: pages whose indexed text
 changes, pages changed only outside the indexed body, pages removed, pages added. The same
-edited pages are then searched three ways, each bundle made by Pagefind as the build runs it
+edited pages are then searched in several ways, each bundle made by Pagefind as the build runs it
 (``start_pagefind``):
 
 - ``fresh``: one bundle of every page, what a clean build of a small site publishes;
@@ -19,7 +19,9 @@ edited pages are then searched three ways, each bundle made by Pagefind as the b
   here over its protocol): fed the pages before the edit in path order and written, then given
   each changed and added page again (a page under a URL it has replaces the old one) and an
   empty page for each removed one, and written again. Its bytes are also compared with a new
-  service's bundle of the edited pages in path order, with and without the added pages.
+  service's bundle of the edited pages in path order, with and without the added pages;
+- ``delta, strict`` and ``shards, strict``: the same bundles as ``delta`` and ``shards``, searched
+  through ``STRICT``, a module that answers a merged search as one index would (see it).
 
 In Chromium (Debian's, through Playwright), each query (every vocabulary word and every
 page's own word; pairs of words) is searched through Pagefind's JS API (the set of result URLs)
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import functools
 import gzip
 import http.server
@@ -77,10 +80,92 @@ export async function debouncedSearch(term, options, wait) {
   return keep(await core.debouncedSearch(term, options, wait));
 }
 """
+STRICT = r"""
+import * as core from "../pagefind/pagefind.js";
+const hidden = new Set(HIDDEN);
+let bundles = 1;
+// Pagefind's own merged instance; each bundle's pages carry the filter "bundle" (its number),
+// so a search filtered to one bundle is that bundle's own answer.
+export async function options(more) { await core.options({ ...more, mergeFilter: { bundle: "0" } }); }
+export async function mergeIndex(path, more = {}) {
+  await core.mergeIndex(path, { ...more, mergeFilter: { bundle: String(bundles++) } });
+}
+export const init = core.init;
+export const preload = core.preload;
+export const destroy = core.destroy;
+export async function filters() { return {}; }
+// The results of ``term`` in bundle ``one`` (its number) that are not hidden.
+async function visible(one, term, options = {}) {
+  const found = await core.search(term, { ...options, filters: { ...options.filters, bundle: String(one) } });
+  return found.results.filter((r) => !hidden.has(r.id));
+}
+// How a bundle matches one keyword on the pages it shows: by the words that begin with it
+// ("ext"), or by Pagefind's fallback, the longest word the keyword begins with ("fb:" + that
+// word), or not at all (""). The words a result matched are the ones its excerpt marks, as the
+// page spells them, not as Pagefind stems them: a marked word that is a shorter beginning of the
+// keyword is the fallback's; any other is taken for a word beginning with the keyword's stem.
+async function match(one, keyword) {
+  const results = await visible(one, keyword);
+  if (!results.length) return "";
+  const data = await results[0].data();
+  const marked = [...data.excerpt.matchAll(/<mark>(.*?)<\/mark>/g)].map((m) => plain(m[1]));
+  const shorter = marked.filter((word) => word && word.length < keyword.length && keyword.startsWith(word));
+  if (!marked.length || shorter.length < marked.length) return "ext";
+  return "fb:" + shorter.sort((a, b) => b.length - a.length)[0];
+}
+function plain(text) {
+  return text.toLocaleLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+}
+// How one index of every bundle would match a keyword, from how each bundle does.
+function required(kinds) {
+  if (kinds.includes("ext")) return "ext";
+  return kinds.filter((k) => k).sort((a, b) => b.length - a.length)[0] || "";
+}
+export async function search(term, options = {}) {
+  const all = [...Array(bundles).keys()];
+  const keywords = term.split(/\s+/).map(plain).filter((k) => k);
+  const kinds = [];
+  for (const keyword of keywords) {
+    const row = [];
+    for (const one of all) row.push(await match(one, keyword));
+    kinds.push(row);
+  }
+  const needs = kinds.map(required);
+  // The words one index would search for: those some bundle holds. None: no result, as one index.
+  const asked = keywords.filter((_, i) => needs[i] !== "").join(" ");
+  const found = [];
+  for (const [b, one] of all.entries()) {
+    const agrees = kinds.every((row, i) => row[b] === needs[i]);
+    if (asked && agrees) found.push(...(await visible(one, asked, options)));
+  }
+  const seen = new Set();
+  const results = found.sort((x, y) => y.score - x.score).filter((r) => !seen.has(r.id) && seen.add(r.id));
+  return { results, unfilteredResultCount: results.length, filters: {}, totalFilters: {}, timings: [] };
+}
+let latest = 0;
+export async function debouncedSearch(term, opts, wait = 300) {
+  const mine = ++latest;
+  await new Promise((done) => setTimeout(done, wait));
+  return mine === latest ? search(term, opts) : null;
+}
+"""
+"""A module standing in for ``pagefind.js`` that answers a merged search as one index of all the
+bundles would. Pagefind's own merged instance tags each bundle's pages with a filter (its
+``mergeFilter``), so a search filtered to one bundle is that bundle's answer alone. For each word
+of the query it asks every bundle how it matches the word on the pages it shows (the word its
+first result's excerpt marks): by words that begin with it, by the longest word the query word
+begins with (Pagefind's fallback), or not at all; one index would match by words that begin
+with it if any bundle has one, else by the longest such word of any bundle, else drop the word
+(pagefind_web/src/search.rs, ``search_term`` and ``find_word_extensions``). A bundle that
+matches a word otherwise than one index would gives no result; the others answer the query of
+the words one index keeps. Hidden ids and repeated ids are dropped, as in ``HIDING``."""
 API_SEARCH = """async ([module, merged, term]) => {
   const pagefind = await import(module);
-  await pagefind.options({});
-  if (merged) await pagefind.mergeIndex(merged);
+  if (!window.searchReady) {
+    window.searchReady = true;
+    await pagefind.options({});
+    if (merged) await pagefind.mergeIndex(merged);
+  }
   const found = await pagefind.search(term);
   const urls = [];
   for (const result of found.results) urls.push((await result.data()).url);
@@ -242,7 +327,9 @@ def kept_index(work: Path, before: dict[int, str], after: dict[int, str]) -> Pat
     return warm
 
 
-def sites(work: Path, count: int, seed: int) -> tuple[dict[str, Path], dict[str, list[str]], set[str]]:
+def sites(
+    work: Path, count: int, seed: int
+) -> tuple[dict[str, tuple[Path, str]], dict[str, list[str]], set[str]]:
     """Three searches over the same edited pages: a base + delta (``delta``), the pages split
     between two bundles as the build's shards split a large site (``shards``), and one fresh
     bundle (``fresh``); and the queries, by kind."""
@@ -290,19 +377,33 @@ def sites(work: Path, count: int, seed: int) -> tuple[dict[str, Path], dict[str,
         f"{len(hidden)} of the base's ids are hidden"
     )
     warm = kept_index(work, before, after)
-    setups = {"fresh": fresh, "delta": delta, "shards": shards, "warm": warm}
+    setups = {
+        "fresh": (fresh, "view"),
+        "delta": (delta, "view"),
+        "shards": (shards, "view"),
+        "warm": (warm, "view"),
+        "delta, strict": (delta, "strict"),
+        "shards, strict": (shards, "strict"),
+    }
     gone = {f"/p{n}/" for n in removed}
     return setups, {"one word": VOCABULARY + tokens, "two words": pairs}, gone
 
 
+VIEWS = {"view": HIDING, "strict": STRICT}
+"""The modules a search box may load instead of ``pagefind.js``: each in ``pagefind-<name>/``,
+with a page holding the search box over it, ``search-<name>.html``."""
+
+
 def _view(site: Path, hidden: list[str], *, merged: bool = True) -> None:
-    """The module the search box loads (hiding ``hidden``) and a page with the search box."""
-    (site / "pagefind-view").mkdir()
-    (site / "pagefind-view" / "pagefind.js").write_text(HIDING.replace("HIDDEN", json.dumps(hidden)), "utf-8")
+    """Each module of VIEWS (hiding ``hidden``) and its page with the search box."""
     merge = '[{bundlePath: "/pagefind-more/"}]' if merged else "[]"
-    (site / "search.html").write_text(
-        UI_PAGE.replace("BUNDLE", "/pagefind-view/").replace("MERGE", merge), "utf-8"
-    )
+    for name, module in VIEWS.items():
+        (site / f"pagefind-{name}").mkdir()
+        (site / f"pagefind-{name}" / "pagefind.js").write_text(
+            module.replace("HIDDEN", json.dumps(hidden)), "utf-8"
+        )
+        page = UI_PAGE.replace("BUNDLE", f"/pagefind-{name}/").replace("MERGE", merge)
+        (site / f"search-{name}.html").write_text(page, "utf-8")
 
 
 @contextmanager
@@ -310,6 +411,10 @@ def served(folder: Path) -> Iterator[str]:
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
             pass
+
+        def handle(self) -> None:
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # a tab closed early
+                super().handle()
 
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder))
@@ -321,11 +426,11 @@ def served(folder: Path) -> Iterator[str]:
         server.shutdown()
 
 
-def ui_message(browser: Any, origin: str, term: str) -> str:
+def ui_message(browser: Any, origin: str, term: str, view: str = "view") -> str:
     """What the search box says ("7 results for alpha") once it has searched ``term``."""
     tab = browser.new_page()
     try:
-        tab.goto(f"{origin}/search.html")
+        tab.goto(f"{origin}/search-{view}.html")
         tab.fill(".pagefind-ui__search-input", term)
         tab.wait_for_function(
             "t => { const m = document.querySelector('.pagefind-ui__message')?.textContent || '';"
@@ -398,19 +503,20 @@ def main() -> int:
         messages: dict[str, list[str]] = {}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            for name, folder in setups.items():
+            for name, (folder, view) in setups.items():
                 with served(folder) as origin:
                     tab = browser.new_page()
                     tab.goto(f"{origin}/p2/")
                     merged = "/pagefind-more/" if (folder / "pagefind-more").is_dir() else None
                     found[name] = {
-                        q: tab.evaluate(API_SEARCH, ["/pagefind-view/pagefind.js", merged, q]) for q in every
+                        q: tab.evaluate(API_SEARCH, [f"/pagefind-{view}/pagefind.js", merged, q])
+                        for q in every
                     }
                     tab.close()
-                    messages[name] = [ui_message(browser, origin, q) for q in every[:: len(every) // 6]]
+                    messages[name] = [ui_message(browser, origin, q, view) for q in every[:: len(every) // 6]]
             browser.close()
         differs = False
-        for name in ("delta", "shards", "warm"):
+        for name in [name for name in setups if name != "fresh"]:
             for kind, asked in queries.items():
                 other = [q for q in asked if sorted(found[name][q]) != sorted(found["fresh"][q])]
                 order = sum(found[name][q] != found["fresh"][q] for q in asked if q not in other)
