@@ -255,18 +255,13 @@ class Service:
                     raise SystemExit(f"pagefind --service: {decoded['payload']}")
                 return dict(decoded["payload"])
 
+    def add_page(self, path: str, html: str) -> None:
+        """Index ``html`` as the page at ``path`` (replacing the one indexed there, if any)."""
+        self.ask({"type": "AddFile", "index_id": 0, "file_path": path, "url": None, "file_contents": html})
+
     def add(self, pages: dict[int, str]) -> None:
         for number in sorted(pages, key=lambda n: f"p{n}/index.html"):
-            path = f"p{number}/index.html"
-            self.ask(
-                {
-                    "type": "AddFile",
-                    "index_id": 0,
-                    "file_path": path,
-                    "url": None,
-                    "file_contents": pages[number],
-                }
-            )
+            self.add_page(f"p{number}/index.html", pages[number])
 
     def write(self, out: Path) -> None:
         self.ask({"type": "WriteFiles", "index_id": 0, "output_path": str(out)})
@@ -452,9 +447,7 @@ def kept_at_scale(site: Path, count: int) -> None:
     try:
         started = time.monotonic()
         for path, html in pages:
-            service.ask(
-                {"type": "AddFile", "index_id": 0, "file_path": path, "url": None, "file_contents": html}
-            )
+            service.add_page(path, html)
         fed = time.monotonic() - started
         started = time.monotonic()
         service.write(work / "first")
@@ -463,15 +456,7 @@ def kept_at_scale(site: Path, count: int) -> None:
         for round_ in range(3):
             started = time.monotonic()
             for path, html in pages[round_ * 7 : round_ * 7 + 3]:
-                edited = html.replace("<p>", "<p>правка edit ", 1)
-                payload = {
-                    "type": "AddFile",
-                    "index_id": 0,
-                    "file_path": path,
-                    "url": None,
-                    "file_contents": edited,
-                }
-                service.ask(payload)
+                service.add_page(path, html.replace("<p>", "<p>правка edit ", 1))
             service.write(work / f"edit-{round_}")
             edits.append(time.monotonic() - started)
         print(
