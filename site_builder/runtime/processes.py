@@ -15,11 +15,13 @@ import multiprocessing.forkserver
 import multiprocessing.util
 import os
 import select
+import shutil
 import signal
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 
 _PR_SET_PDEATHSIG = 1
 _SOCKET_PATH_MAX = 104
@@ -49,6 +51,31 @@ def die_with_parent_in_background() -> None:
     waits for (``serve``'s pages, the browser showing them)."""
     os.nice(BACKGROUND_NICENESS)
     die_with_parent()
+
+
+PreExec = Callable[[], None]
+"""A function a forked child runs before it executes the command."""
+
+
+def bound_to_parent(command: list[str], *, background: bool = False) -> tuple[list[str], PreExec | None]:
+    """``command`` made to die with this process (and to run at a lower CPU priority if
+    ``background``), and what a fork must call before the exec for that, if anything.
+
+    On Linux with util-linux's ``setpriv``, the command runs through ``setpriv --pdeathsig
+    KILL`` (then ``nice``): with no Python to run between the fork and the exec,
+    :mod:`subprocess` starts it with ``vfork``, which neither copies this process's page
+    tables nor leaves each of its pages to fault once more when it next writes there: a start
+    from a process of 212 MB costs 2.9 ms of CPU instead of 34 ms and 10,600 faults, from one
+    of 458 MB 5.1 ms instead of 69 ms (``bench/spawn_cost.py``). The parent-death signal
+    survives the execs. Unlike :func:`die_with_parent`,
+    ``setpriv`` cannot see a parent that died before it asked: the next build's cleanup
+    ends such an indexer. Without ``setpriv``, a fork calls the functions above."""
+    setpriv = shutil.which("setpriv") if sys.platform == "linux" else None
+    nice = shutil.which("nice")
+    if setpriv is None or (background and nice is None):
+        return command, die_with_parent_in_background if background else die_with_parent
+    lower = [nice, "-n", str(BACKGROUND_NICENESS)] if background and nice else []
+    return [setpriv, "--pdeathsig", "KILL", "--", *lower, *command], None
 
 
 _SAFE_PATH = "PYTHONSAFEPATH"

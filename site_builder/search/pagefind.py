@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from site_builder.model.layout import under
-from site_builder.runtime.processes import die_with_parent, die_with_parent_in_background
+from site_builder.runtime.processes import bound_to_parent
 
 BUNDLE = "pagefind"
 """The folder of the site that holds the search index."""
@@ -49,15 +49,15 @@ def start_pagefind(
     }
     tree.mkdir(parents=True, exist_ok=True)
     (run / "pagefind.json").write_text(json.dumps(settings, ensure_ascii=False), "utf-8")
-    command = [_executable(), "--quiet"]
-    # die_with_parent: a killed build must not leave an indexer running.
+    # A killed build must not leave an indexer running.
+    command, before_exec = bound_to_parent([_executable(), "--quiet"], background=background)
     return subprocess.Popen(
         command,
         cwd=run,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=die_with_parent_in_background if background else die_with_parent,
+        preexec_fn=before_exec,
     )
 
 
