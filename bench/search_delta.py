@@ -30,6 +30,10 @@ another set of pages than ``fresh``, with examples; exits 1 when any does.
 
     python bench/search_delta.py [--pages 60] [--seed 34]
 
+With ``--real SITE`` the pages are a built site's (its indexed pages, split between two bundles),
+searched by the words of their own text, against one bundle: today's merging, ``strict``, the
+same with stems (``STEMS``), and each bundle also holding a hidden page of every word.
+
 With ``--kept SITE N [N ...]`` it times the ``warm`` index at scale instead: a service fed
 the first N article pages of a built site (e.g. the benchmark corpus's), written, then given
 three of them again (a word added) and written, three times.
@@ -54,6 +58,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -379,12 +384,147 @@ def sites(
         "warm": (warm, "view"),
         "delta, strict": (delta, "strict"),
         "shards, strict": (shards, "strict"),
+        "delta, strict by stems": (delta, "stems"),
+        "shards, strict by stems": (shards, "stems"),
     }
     gone = {f"/p{n}/" for n in removed}
     return setups, {"one word": VOCABULARY + tokens, "two words": pairs}, gone
 
 
-VIEWS = {"view": HIDING, "strict": STRICT}
+def real_sites(
+    work: Path, built: Path, seed: int
+) -> tuple[dict[str, tuple[Path, str]], dict[str, list[str]]]:
+    """``--real``: the indexed pages of a built site, as one fresh bundle and split in two
+    shards (alternate pages, in path order); the queries, words of the pages' own text as they
+    spell them (Pagefind stems them): whole, cut short, lengthened, and in pairs."""
+    from bs4 import BeautifulSoup
+
+    entry = json.loads((built / "pagefind" / "pagefind-entry.json").read_text("utf-8"))
+    language = sorted(entry["languages"])[0]
+    pages = sorted(
+        p.relative_to(built).as_posix()
+        for p in built.rglob("*.html")
+        if "data-pagefind-body" in p.read_text("utf-8") and p.relative_to(built).parts[0] != "pagefind"
+    )
+
+    def indexed_text(name: str) -> str:
+        """The text of a page's indexed body, less what Pagefind leaves out."""
+        soup = BeautifulSoup((built / name).read_text("utf-8"), "html.parser")
+        body = soup.select_one("[data-pagefind-body]")
+        for left_out in body.select("[data-pagefind-ignore], script, style") if body else []:
+            left_out.decompose()
+        return body.get_text(" ") if body else ""
+
+    words = {w.lower() for name in pages for w in re.findall(r"[^\W\d_]{3,}", indexed_text(name))}
+    from site_builder.search.pagefind import start_pagefind
+
+    def bundle(folder: Path, chosen: list[str], out: str) -> None:
+        process = start_pagefind(folder, chosen, work / f"run-{folder.name}-{out}", folder / out, language)
+        _, err = process.communicate()
+        if process.returncode:
+            raise SystemExit(err)
+
+    setups: dict[str, tuple[Path, str]] = {}
+    for name in ("fresh", "shards"):
+        folder = work / name
+        for page_name in pages:
+            (folder / page_name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(built / page_name, folder / page_name)
+        (folder / "p2").mkdir(exist_ok=True)
+        (folder / "p2" / "index.html").write_text("<!doctype html><title>start</title>", "utf-8")
+    bundle(work / "fresh", pages, "pagefind")
+    _view(work / "fresh", [], merged=False)
+    bundle(work / "shards", pages[::2], "pagefind")
+    bundle(work / "shards", pages[1::2], "pagefind-more")
+    _view(work / "shards", [])
+    # Each shard also indexes one page holding the text of every page (hidden from results):
+    # every bundle then knows every word, and no bundle falls back to a shorter word that one
+    # index would not fall back to.
+    shutil.copytree(work / "shards", work / "words", ignore=shutil.ignore_patterns("pagefind*", "search-*"))
+    texts = [indexed_text(name) for name in pages]
+    every_word = escape(" ".join(dict.fromkeys(" ".join(texts).split())))  # each once
+    (work / "words" / "words").mkdir()
+    (work / "words" / "words" / "index.html").write_text(
+        f'<!doctype html><html lang="{language}"><body><main data-pagefind-body><p>{every_word}</p>'
+        "</main></body></html>",
+        "utf-8",
+    )
+    bundle(work / "words", [*pages[::2], "words/index.html"], "pagefind")
+    bundle(work / "words", [*pages[1::2], "words/index.html"], "pagefind-more")
+    hidden = [fragment_ids(work / "words" / out)["/words/"] for out in ("pagefind", "pagefind-more")]
+    _view(work / "words", hidden)
+    setups = {"fresh": (work / "fresh", "view"), "shards": (work / "shards", "view")}
+    setups["shards, strict"] = (work / "shards", "strict")
+    setups["shards, every word in each"] = (work / "words", "view")
+    setups["shards, strict by stems"] = (work / "shards", "stems")
+    rng = random.Random(seed)
+    chosen = rng.sample(sorted(words), min(120, len(words)))
+    queries = {
+        "one word as spelled": chosen,
+        "one word cut short": [w[: max(3, len(w) * 2 // 3)] for w in chosen[:60]],
+        "one word lengthened": [w + rng.choice(["s", "ing", "ов", "ами", "x"]) for w in chosen[60:]],
+        "two words": [f"{a} {b}" for a, b in zip(chosen[::2], chosen[1::2], strict=False)]
+        + [f"{a[: max(3, len(a) - 2)]} {b}" for a, b in zip(chosen[1::2], chosen[::2], strict=False)],
+    }
+    halves = f"{len(pages[::2])} and {len(pages[1::2])}"
+    print(f"{len(pages)} pages of {built} ({language}), {len(words)} words; shards of {halves}")
+    return setups, queries
+
+
+STEMS = (
+    STRICT.replace('"../pagefind/pagefind.js"', '"./core/pagefind.js"')
+    .replace(
+        "export async function options(more) { "
+        'await core.options({ ...more, mergeFilter: { bundle: "0" } }); }',
+        """export async function options(more) {
+  await core.options({ ...more, basePath: "/pagefind/", mergeFilter: { bundle: "0" } });
+  await core.enterPlaygroundMode();
+}
+// The stem Pagefind searches for a word: its playground mode names the stemmed keywords.
+const stems = new Map();
+async function stem(word) {
+  if (!stems.has(word)) {
+    const found = await core.search(word, { filters: { bundle: "none" } });
+    stems.set(word, (found.search_keywords || [])[0] || word);
+  }
+  return stems.get(word);
+}""",
+    )
+    .replace(
+        "  const shorter = marked.filter((word) => word && word.length < keyword.length && "
+        """keyword.startsWith(word));
+  if (!marked.length || shorter.length < marked.length) return "ext";
+  return "fb:" + shorter.sort((a, b) => b.length - a.length)[0];""",
+        r"""  const wanted = await stem(keyword);
+  // A marked token may join several words ("</p>" holds "p"): each of its runs of letters and
+  // digits is a word Pagefind may have matched, as is the token whole. Only those beginning as
+  // the keyword does can be its stem's extension or prefix.
+  const words = new Set();
+  for (const m of data.excerpt.matchAll(/<mark>(.*?)<\/mark>/g)) {
+    const html = new DOMParser().parseFromString(m[1], "text/html").body.textContent;
+    // Pagefind indexes "é" as "e" (unless told to keep diacritics): so does this.
+    const text = html.toLocaleLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
+    for (const word of [plain(text), ...(text.match(/[\p{L}\p{N}]+/gu) || [])]) {
+      if (word && word[0] === wanted[0]) words.add(word);
+    }
+  }
+  const found = await Promise.all([...words].map(stem));
+  if (!found.length || found.some((s) => s.startsWith(wanted))) return "ext";
+  const shorter = found.filter((s) => s.length < wanted.length && wanted.startsWith(s));
+  if (!shorter.length) return "ext";
+  return "fb:" + shorter.sort((a, b) => b.length - a.length)[0];""",
+    )
+)
+"""``STRICT``, comparing stems rather than words as pages spell them: the stem Pagefind searches
+for a keyword, and for each word a result's excerpt marks, is what its playground mode reports
+(``search_keywords``). ``pagefind.js`` does not export ``enterPlaygroundMode``: the module reads
+a copy of it with that export added (``PLAYGROUND``)."""
+PLAYGROUND = (
+    "\nexport const enterPlaygroundMode = async () => "
+    "{ init_pagefind(); await pagefind.enterPlaygroundMode(); };\n"
+)
+
+VIEWS = {"view": HIDING, "strict": STRICT, "stems": STEMS}
 """The modules a search box may load instead of ``pagefind.js``: each in ``pagefind-<name>/``,
 with a page holding the search box over it, ``search-<name>.html``."""
 
@@ -397,6 +537,10 @@ def _view(site: Path, hidden: list[str], *, merged: bool = True) -> None:
         (site / f"pagefind-{name}" / "pagefind.js").write_text(
             module.replace("HIDDEN", json.dumps(hidden)), "utf-8"
         )
+        if name == "stems":
+            (site / f"pagefind-{name}" / "core").mkdir()
+            core = (site / "pagefind" / "pagefind.js").read_text("utf-8") + PLAYGROUND
+            (site / f"pagefind-{name}" / "core" / "pagefind.js").write_text(core, "utf-8")
         page = UI_PAGE.replace("BUNDLE", f"/pagefind-{name}/").replace("MERGE", merge)
         (site / f"search-{name}.html").write_text(page, "utf-8")
 
@@ -473,6 +617,7 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=60)
     parser.add_argument("--seed", type=int, default=34)
     parser.add_argument("--kept", nargs="+", metavar=("SITE", "N"), help="time the warm index at scale")
+    parser.add_argument("--real", type=Path, metavar="SITE", help="a built site's pages, sharded, instead")
     args = parser.parse_args()
     if args.kept:
         for count in args.kept[1:]:
@@ -482,7 +627,11 @@ def main() -> int:
 
     work = Path(tempfile.mkdtemp(prefix="search-delta-"))
     try:
-        setups, queries, gone = sites(work, args.pages, args.seed)
+        if args.real:
+            setups, queries = real_sites(work, args.real, args.seed)
+            gone: set[str] = set()
+        else:
+            setups, queries, gone = sites(work, args.pages, args.seed)
         every = [q for kind in queries.values() for q in kind]
         found: dict[str, dict[str, list[str]]] = {}
         messages: dict[str, list[str]] = {}
