@@ -21,7 +21,7 @@ edited pages are then searched in several ways, each bundle made by Pagefind as 
   empty page for each removed one, and written again. Its bytes are also compared with a new
   service's bundle of the edited pages in path order, with and without the added pages;
 - ``delta, strict`` and ``shards, strict``: the same bundles as ``delta`` and ``shards``, searched
-  through ``STRICT``, a module that answers a merged search as one index would (see it).
+  through ``strict``, a module that answers a merged search as one index would (:func:`views`).
 
 In Chromium (Debian's, through Playwright), each query (every vocabulary word and every
 page's own word; pairs of words) is searched through Pagefind's JS API (the set of result URLs)
@@ -32,7 +32,8 @@ another set of pages than ``fresh``, with examples; exits 1 when any does.
 
 With ``--real SITE`` the pages are a built site's (its indexed pages, split between two bundles),
 searched by the words of their own text, against one bundle: today's merging, ``strict``, the
-same with stems (``STEMS``), and each bundle also holding a hidden page of every word.
+build's module comparing stems (``stems``), and each bundle also holding a hidden page of every
+word.
 
 With ``--kept SITE N [N ...]`` it times the ``warm`` index at scale instead: a service fed
 the first N article pages of a built site (e.g. the benchmark corpus's), written, then given
@@ -85,32 +86,8 @@ export async function debouncedSearch(term, options, wait) {
   return keep(await core.debouncedSearch(term, options, wait));
 }
 """
-STRICT = r"""
-import * as core from "../pagefind/pagefind.js";
-const hidden = new Set(HIDDEN);
-let bundles = 1;
-// Pagefind's own merged instance; each bundle's pages carry the filter "bundle" (its number),
-// so a search filtered to one bundle is that bundle's own answer.
-export async function options(more) { await core.options({ ...more, mergeFilter: { bundle: "0" } }); }
-export async function mergeIndex(path, more = {}) {
-  await core.mergeIndex(path, { ...more, mergeFilter: { bundle: String(bundles++) } });
-}
-export const init = core.init;
-export const preload = core.preload;
-export const destroy = core.destroy;
-export async function filters() { return {}; }
-// The results of ``term`` in bundle ``one`` (its number) that are not hidden.
-async function visible(one, term, options = {}) {
-  const found = await core.search(term, { ...options, filters: { ...options.filters, bundle: String(one) } });
-  return found.results.filter((r) => !hidden.has(r.id));
-}
-// How a bundle matches one keyword on the pages it shows: by the words that begin with it
-// ("ext"), or by Pagefind's fallback, the longest word the keyword begins with ("fb:" + that
-// word), or not at all (""). The words a result matched are the ones its excerpt marks, as the
-// page spells them, not as Pagefind stems them: a marked word that is a shorter beginning of the
-// keyword is the fallback's; any other is taken for a word beginning with the keyword's stem.
-async function match(one, keyword) {
-  const results = await visible(one, keyword);
+SPELLED_MATCH = r"""async function match(one, keyword, wanted) {
+  const results = await inBundle(one, keyword);
   if (!results.length) return "";
   const data = await results[0].data();
   const marked = [...data.excerpt.matchAll(/<mark>(.*?)<\/mark>/g)].map((m) => plain(m[1]));
@@ -118,52 +95,45 @@ async function match(one, keyword) {
   if (!marked.length || shorter.length < marked.length) return "ext";
   return "fb:" + shorter.sort((a, b) => b.length - a.length)[0];
 }
-function plain(text) {
-  return text.toLocaleLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
-}
-// How one index of every bundle would match a keyword, from how each bundle does.
-function required(kinds) {
-  if (kinds.includes("ext")) return "ext";
-  return kinds.filter((k) => k).sort((a, b) => b.length - a.length)[0] || "";
-}
-export async function search(term, options = {}) {
-  const all = [...Array(bundles).keys()];
-  const keywords = term.split(/\s+/).map(plain).filter((k) => k);
-  const kinds = [];
-  for (const keyword of keywords) {
-    const row = [];
-    for (const one of all) row.push(await match(one, keyword));
-    kinds.push(row);
-  }
-  const needs = kinds.map(required);
-  // The words one index would search for: those some bundle holds. None: no result, as one index.
-  const asked = keywords.filter((_, i) => needs[i] !== "").join(" ");
-  const found = [];
-  for (const [b, one] of all.entries()) {
-    const agrees = kinds.every((row, i) => row[b] === needs[i]);
-    if (asked && agrees) found.push(...(await visible(one, asked, options)));
-  }
-  const seen = new Set();
-  const results = found.sort((x, y) => y.score - x.score).filter((r) => !seen.has(r.id) && seen.add(r.id));
-  return { results, unfilteredResultCount: results.length, filters: {}, totalFilters: {}, timings: [] };
-}
-let latest = 0;
-export async function debouncedSearch(term, opts, wait = 300) {
-  const mine = ++latest;
-  await new Promise((done) => setTimeout(done, wait));
-  return mine === latest ? search(term, opts) : null;
-}
+
 """
-"""A module standing in for ``pagefind.js`` that answers a merged search as one index of all the
-bundles would. Pagefind's own merged instance tags each bundle's pages with a filter (its
-``mergeFilter``), so a search filtered to one bundle is that bundle's answer alone. For each word
-of the query it asks every bundle how it matches the word on the pages it shows (the word its
-first result's excerpt marks): by words that begin with it, by the longest word the query word
-begins with (Pagefind's fallback), or not at all; one index would match by words that begin
-with it if any bundle has one, else by the longest such word of any bundle, else drop the word
-(pagefind_web/src/search.rs, ``search_term`` and ``find_word_extensions``). A bundle that
-matches a word otherwise than one index would gives no result; the others answer the query of
-the words one index keeps. Hidden ids and repeated ids are dropped, as in ``HIDING``."""
+"""``strict``'s first way to tell how a bundle matches a keyword, by the words its first result's
+excerpt marks as the page spells them: a marked word that is a shorter beginning of the keyword is
+taken for Pagefind's fallback, any other for a word beginning with the keyword. It fails on real
+text, where Pagefind matches stems (``attributes`` marks ``attribute``)."""
+
+
+def views(pagefind_js: str) -> dict[str, dict[str, str]]:
+    """The modules a search box may load instead of ``pagefind.js``, by view, each as its files:
+    ``view`` (HIDING); ``stems``, the build's own module over several bundles
+    (``site_builder.search.merged``, with the ids in HIDDEN dropped from every search in a bundle,
+    and a result seen twice dropped); ``strict``, the same module telling how a bundle matches a
+    keyword by the words as pages spell them (``SPELLED_MATCH``)."""
+    from site_builder.search.merged import CORE, MODULE, merged_files
+
+    files = merged_files(pagefind_js, "/")
+    hiding = (
+        files[MODULE]
+        .replace(
+            'import * as core from "./pagefind-core.js";',
+            'import * as core from "./pagefind-core.js";\nconst hidden = new Set(HIDDEN);',
+        )
+        .replace(
+            "return (await core.search(term, { ...options, filters })).results;",
+            "return (await core.search(term, { ...options, filters }))"
+            ".results.filter((r) => !hidden.has(r.id));",
+        )
+    )
+    spelled = re.sub(r"async function match\(.*?\n}\n\n", lambda _: SPELLED_MATCH, hiding, flags=re.S)
+    assert hiding != files[MODULE] and spelled != hiding, "the build's module changed: update views()"
+    core = {"pagefind-core.js": files[CORE]}
+    return {
+        "view": {"pagefind.js": HIDING},
+        "stems": {"pagefind.js": hiding, **core},
+        "strict": {"pagefind.js": spelled, **core},
+    }
+
+
 API_SEARCH = """async ([module, merged, term]) => {
   const pagefind = await import(module);
   if (!window.searchReady) {
@@ -471,76 +441,15 @@ def real_sites(
     return setups, queries
 
 
-STEMS = (
-    STRICT.replace('"../pagefind/pagefind.js"', '"./core/pagefind.js"')
-    .replace(
-        "export async function options(more) { "
-        'await core.options({ ...more, mergeFilter: { bundle: "0" } }); }',
-        """export async function options(more) {
-  await core.options({ ...more, basePath: "/pagefind/", mergeFilter: { bundle: "0" } });
-  await core.enterPlaygroundMode();
-}
-// The stem Pagefind searches for a word: its playground mode names the stemmed keywords.
-const stems = new Map();
-async function stem(word) {
-  if (!stems.has(word)) {
-    const found = await core.search(word, { filters: { bundle: "none" } });
-    stems.set(word, (found.search_keywords || [])[0] || word);
-  }
-  return stems.get(word);
-}""",
-    )
-    .replace(
-        "  const shorter = marked.filter((word) => word && word.length < keyword.length && "
-        """keyword.startsWith(word));
-  if (!marked.length || shorter.length < marked.length) return "ext";
-  return "fb:" + shorter.sort((a, b) => b.length - a.length)[0];""",
-        r"""  const wanted = await stem(keyword);
-  // A marked token may join several words ("</p>" holds "p"): each of its runs of letters and
-  // digits is a word Pagefind may have matched, as is the token whole. Only those beginning as
-  // the keyword does can be its stem's extension or prefix.
-  const words = new Set();
-  for (const m of data.excerpt.matchAll(/<mark>(.*?)<\/mark>/g)) {
-    const html = new DOMParser().parseFromString(m[1], "text/html").body.textContent;
-    // Pagefind indexes "é" as "e" (unless told to keep diacritics): so does this.
-    const text = html.toLocaleLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
-    for (const word of [plain(text), ...(text.match(/[\p{L}\p{N}]+/gu) || [])]) {
-      if (word && word[0] === wanted[0]) words.add(word);
-    }
-  }
-  const found = await Promise.all([...words].map(stem));
-  if (!found.length || found.some((s) => s.startsWith(wanted))) return "ext";
-  const shorter = found.filter((s) => s.length < wanted.length && wanted.startsWith(s));
-  if (!shorter.length) return "ext";
-  return "fb:" + shorter.sort((a, b) => b.length - a.length)[0];""",
-    )
-)
-"""``STRICT``, comparing stems rather than words as pages spell them: the stem Pagefind searches
-for a keyword, and for each word a result's excerpt marks, is what its playground mode reports
-(``search_keywords``). ``pagefind.js`` does not export ``enterPlaygroundMode``: the module reads
-a copy of it with that export added (``PLAYGROUND``)."""
-PLAYGROUND = (
-    "\nexport const enterPlaygroundMode = async () => "
-    "{ init_pagefind(); await pagefind.enterPlaygroundMode(); };\n"
-)
-
-VIEWS = {"view": HIDING, "strict": STRICT, "stems": STEMS}
-"""The modules a search box may load instead of ``pagefind.js``: each in ``pagefind-<name>/``,
-with a page holding the search box over it, ``search-<name>.html``."""
-
-
 def _view(site: Path, hidden: list[str], *, merged: bool = True) -> None:
-    """Each module of VIEWS (hiding ``hidden``) and its page with the search box."""
+    """Each module of :func:`views` (hiding ``hidden``) and its page with the search box."""
     merge = '[{bundlePath: "/pagefind-more/"}]' if merged else "[]"
-    for name, module in VIEWS.items():
+    for name, files in views((site / "pagefind" / "pagefind.js").read_text("utf-8")).items():
         (site / f"pagefind-{name}").mkdir()
-        (site / f"pagefind-{name}" / "pagefind.js").write_text(
-            module.replace("HIDDEN", json.dumps(hidden)), "utf-8"
-        )
-        if name == "stems":
-            (site / f"pagefind-{name}" / "core").mkdir()
-            core = (site / "pagefind" / "pagefind.js").read_text("utf-8") + PLAYGROUND
-            (site / f"pagefind-{name}" / "core" / "pagefind.js").write_text(core, "utf-8")
+        for file, text in files.items():
+            if file == "pagefind.js":
+                text = text.replace("HIDDEN", json.dumps(hidden))
+            (site / f"pagefind-{name}" / file).write_text(text, "utf-8")
         page = UI_PAGE.replace("BUNDLE", f"/pagefind-{name}/").replace("MERGE", merge)
         (site / f"search-{name}.html").write_text(page, "utf-8")
 

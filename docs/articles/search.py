@@ -95,9 +95,12 @@ def shards() -> dict:
     second = run(root, "build")
     after = {b: files_by_hash(_folder(build, b)) for b in bundles}
     pages = {b: len(indexed_pages(_folder(build, b))) for b in bundles}
+    script = (build / "pagefind" / "site-search.js").read_text("utf-8")
     return {
         "shardsForBatches": counts,
         "site": {"batches": len(files), "bundles": bundles, "pagesPerBundle": pages},
+        "searchBoxLoads": re.search(r'bundlePath: "([^"]+)"', script).group(1),
+        "moduleFiles": sorted(p.name for p in (build / "pagefind" / "merged").iterdir()),
         "afterEditingOneArticle": {
             "indexedAgain": [b for b in bundles if before[b] != after[b]],
             "kept": [b for b in bundles if before[b] == after[b]],
@@ -229,7 +232,8 @@ search_page = revision(
             "`index/` the word index in chunks, and beside them Pagefind's scripts, styles and "
             "WebAssembly modules. Their names carry content hashes and change with Pagefind's version, "
             "so nothing should depend on them; the one file site_builder writes itself is "
-            "`pagefind/site-search.js`, which starts the search box."
+            "`pagefind/site-search.js`, which starts the search box (on a site of several shards, "
+            "also the module under `pagefind/merged/` that merges them, see below)."
         ),
         heading("The search box"),
         paragraph(
@@ -240,7 +244,8 @@ search_page = revision(
         ),
         unordered_list(
             [
-                "the first bundle as the index, and every other bundle merged into it (see shards below);",
+                "the first bundle as the index, and every other bundle merged into it (see shards below), "
+                "so that a query finds what one index of every page would;",
                 "one result per page (no sub-results) and no images;",
                 "the placeholder and the input's accessible name taken from the box's `data-label`, the "
                 "word for *Search* in the page's language.",
@@ -339,6 +344,8 @@ search_page = revision(
                     "bundles": ["/pagefind/", "/pagefind/shard-01/", "/pagefind/shard-02/"],
                     "pagesPerBundle": {"/pagefind/": 7, "/pagefind/shard-01/": 10, "/pagefind/shard-02/": 8},
                 },
+                "searchBoxLoads": "/pagefind/merged/",
+                "moduleFiles": ["pagefind-core.js", "pagefind.js"],
                 "afterEditingOneArticle": {
                     "indexedAgain": ["/pagefind/"],
                     "kept": ["/pagefind/shard-01/", "/pagefind/shard-02/"],
@@ -349,10 +356,27 @@ search_page = revision(
             "The fixture builds a site of 25 one-article batches: three shards, published as three "
             "bundles. The first lives at `/pagefind/`, where Pagefind's UI expects it; the others at "
             "`/pagefind/shard-01/`, `/pagefind/shard-02/` and so on, each a complete Pagefind bundle. "
-            "The search box opens the first and merges the others into it with Pagefind's `mergeIndex` "
-            "option, so a reader sees one list of results. Then the fixture edits one article and "
-            "builds again: only the bundle holding that article's page was indexed again; the files of "
-            "the other two are byte for byte what they were."
+            "Then the fixture edits one article and builds again: only the bundle holding that "
+            "article's page was indexed again; the files of the other two are byte for byte what "
+            "they were."
+        ),
+        paragraph(
+            "The search box merges the bundles with Pagefind's `mergeIndex` option, so a reader sees "
+            "one list of results, but not with Pagefind's search alone. Pagefind searches each "
+            "merged bundle on its own, and a bundle that holds no word beginning with the query's "
+            "stem answers with the pages of the longest word the stem begins with: searching "
+            "*placeholder*, held by one page, a bundle without it answered with its pages of "
+            "*place*. One index of every page never does that, since another page holds "
+            "*placeholder*. So with more than one bundle the box loads a module of site_builder's "
+            "in place of `pagefind.js`, from `/pagefind/merged/`: for each word of a query it asks "
+            "every bundle how it matches the word, compares the stems Pagefind reports in its "
+            "playground mode, and lists the results of only the bundles that match every word as "
+            "one index would. `pagefind-core.js` beside it is the first bundle's `pagefind.js` with "
+            "one line added, which exports that mode (Pagefind 1.4 and 1.5 have it). A query costs "
+            "more searches — one per word and bundle, and one per word to learn its stem — and the "
+            "first result's record from each bundle that matches a word. Our browser tests compare "
+            "the results of about a hundred queries on a site of three shards with those of one "
+            "bundle of the same pages: they must be the same pages."
         ),
         paragraph(
             "Each shard's bundle is kept in `.site-builder-cache/search/` under a hash of its pages, the "
@@ -371,6 +395,17 @@ search_page = revision(
             title="Pagefind: Searching multiple sites",
             url="https://pagefind.app/docs/multisite/",
             note="mergeIndex, which joins the shards' bundles in the browser",
+        ),
+        Source(
+            title="Pagefind source: pagefind_web/src/search.rs",
+            url="https://github.com/Pagefind/pagefind/blob/main/pagefind_web/src/search.rs",
+            note="find_word_extensions: the words beginning with a stem, or else the longest word "
+            "the stem begins with",
+        ),
+        Source(
+            title="Pagefind source: pagefind_web/src/lib.rs",
+            url="https://github.com/Pagefind/pagefind/blob/main/pagefind_web/src/lib.rs",
+            note="in playground mode a search's answer names its stemmed keywords (search_keywords)",
         ),
         Source(
             title="Pagefind CLI configuration options",

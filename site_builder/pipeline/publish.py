@@ -14,16 +14,18 @@ from site_builder.pipeline.sitewide.stage import Staged
 from site_builder.pipeline.staging import folder as staging
 from site_builder.pipeline.staging.written import Written, listing
 from site_builder.search.indexing import Index
-from site_builder.search.pagefind import SCRIPT, UI_FILES
+from site_builder.search.pagefind import UI_FILES
 
 
 def publish(stage: staging.Stage, index: Index, files: frozenset[str]) -> None:
-    """The search bundles linked into the staging folder, the merging script beside them,
+    """The search bundles linked into the staging folder, the scripts that merge them beside them,
     and whatever else an older site left below ``pagefind/`` pruned."""
     for path, source in index.files.items():
         staging.link(source, stage.folder / path)
-    staging.write_file(stage.folder, SCRIPT, index.script.encode("utf-8"))
-    stage.prune(set(files) | set(index.files) | UI_FILES, within="pagefind")  # the rest is pruned already
+    for path, text in index.scripts.items():
+        staging.write_file(stage.folder, path, text.encode("utf-8"))
+    kept = set(files) | set(index.files) | set(index.scripts) | UI_FILES
+    stage.prune(kept, within="pagefind")  # the rest is pruned already
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.errors import Problem
-from site_builder.search.pagefind import SCRIPT, UI_FILES, merging_script, start_pagefind
+from site_builder.search.merged import UnmergeableError, merged_files, merging_script
+from site_builder.search.pagefind import BUNDLE, SCRIPT, UI_FILES, start_pagefind
 from site_builder.search.shards import Shard, bundle_path, make_shard, shard_count, shard_of
 
 Bundle = tuple[str, tuple[str, ...]]
@@ -49,8 +50,9 @@ class Index:
     """Indexers that failed, or files Pagefind did not write; nothing else is set then."""
     files: dict[str, Path] = field(default_factory=dict)
     """Output path → the bundle file to link there."""
-    script: str = ""
-    """The text of ``site-search.js``, which merges the bundles."""
+    scripts: dict[str, str] = field(default_factory=dict)
+    """Output path → text of the scripts made here: ``site-search.js``, which starts the search
+    box over the bundles, and with several bundles the module merging them."""
     bundles: dict[str, Bundle] = field(default_factory=dict)
     """Each bundle's folder in the site → its shard key and files."""
     made: dict[str, Path] = field(default_factory=dict)
@@ -230,10 +232,14 @@ class Indexing:
         missing = sorted(UI_FILES - set(files) - {SCRIPT})
         if missing:
             return Index(problems=(_problem(f"pagefind did not write {', '.join(missing)}"),))
-        script = merging_script(["/" + folder + "/" for folder in bundles], self.base_path)
+        try:
+            scripts = _scripts(files, list(bundles), self.base_path)
+        except UnmergeableError as exc:
+            message = f"this Pagefind cannot merge bundles exactly ({exc}): use pagefind 1.4 or 1.5"
+            return Index(problems=(_problem(message),))
         used = frozenset(shard.key for shard in self.shards)
         return Index(
-            problems=(), files=files, script=script, bundles=bundles, made=dict(self.made), used=used
+            problems=(), files=files, scripts=scripts, bundles=bundles, made=dict(self.made), used=used
         )
 
     def stop(self) -> None:
@@ -244,6 +250,15 @@ class Indexing:
             process.communicate()
         self.running.clear()
         self.queued.clear()
+
+
+def _scripts(files: Mapping[str, Path], bundles: list[str], base_path: str) -> dict[str, str]:
+    """``site-search.js`` over ``bundles`` (their folders in the site), and with more than one
+    the module that merges them, made from the first bundle's ``pagefind.js`` in ``files``."""
+    scripts = {SCRIPT: merging_script([f"/{folder}/" for folder in bundles], base_path)}
+    if len(bundles) > 1:
+        scripts |= merged_files(files[f"{BUNDLE}/pagefind.js"].read_text("utf-8"), base_path)
+    return scripts
 
 
 def _files(folder: Path) -> list[str]:

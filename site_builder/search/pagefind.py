@@ -1,18 +1,15 @@
-"""Running the Pagefind binary over some pages of the staging folder, and the script
-that merges the shards' bundles in the browser."""
+"""Running the Pagefind binary over some pages of the staging folder."""
 
 from __future__ import annotations
 
 import functools
 import json
 import os
-import re
 import shutil
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from site_builder.model.layout import under
 from site_builder.runtime.processes import bound_to_parent
 
 BUNDLE = "pagefind"
@@ -92,34 +89,3 @@ def pagefind_version() -> str:
         return version("pagefind")
     except Exception:  # noqa: BLE001 - an unknown version only means a different cache key
         return "unknown"
-
-
-def merging_script(bundles: Sequence[str], base_path: str) -> str:
-    """``site-search.js``: the search box over the first bundle, merging the others.
-
-    ``bundles`` are the bundles' folders in the site (``/pagefind/``); below a base path
-    (``/sub/``) both they and the results' URLs, which Pagefind knows site-relative, move
-    under it. Every merged index is told the base URL: each resolves its own results."""
-    values = {
-        "BUNDLES": json.dumps([under(base_path, bundle) for bundle in bundles]),
-        "BASE_OPTION": "" if base_path == "/" else f"baseUrl: {json.dumps(base_path)}, ",
-    }
-    # One pass: a value that happens to spell a placeholder stays as it is.
-    return _PLACEHOLDER.sub(lambda match: values[match.group()], _SCRIPT)
-
-
-_PLACEHOLDER = re.compile("BUNDLES|BASE_OPTION")
-
-
-_SCRIPT = """\
-(function () {
-  var box = document.getElementById("search");
-  if (!window.PagefindUI || !box) return;
-  var bundles = BUNDLES;
-  new PagefindUI({element: box, bundlePath: bundles[0], BASE_OPTIONshowSubResults: false, showImages: false,
-                  mergeIndex: bundles.slice(1).map(function (path) { return {BASE_OPTIONbundlePath: path}; }),
-                  translations: {placeholder: box.dataset.label}});
-  var input = box.querySelector(".pagefind-ui__search-input");
-  if (input) input.setAttribute("aria-label", box.dataset.label);
-})();
-"""

@@ -27,7 +27,7 @@ from site_builder import cli
 from site_builder.errors import Problem
 from site_builder.model.layout import site_relative, under
 from site_builder.render.sub_path import move_under
-from site_builder.search.pagefind import merging_script
+from site_builder.search.merged import merging_script
 from site_builder.settings.project import Settings
 from tests.support.reference import check_pages
 from tests.support.site_urls import (
