@@ -2,6 +2,9 @@
 
 ``python bench/search.py [--ours DIR] [--peer DIR] [--queries a,b] [--repeat 5] [--json FILE]``
 
+With ``--peer-ours NAME`` the peer is another build of site_builder (e.g. the same site with an
+earlier search script), searched from its home page as ours is.
+
 Both sites are served by the same local server (``ThreadingHTTPServer`` on 127.0.0.1, HTTP/1.1),
 which logs each request's path, status, start and body bytes sent. ``ours``: ``site-builder
 build``'s output, whose home page ``/`` has Pagefind UI over every bundle (``/pagefind/`` and the
@@ -264,7 +267,7 @@ def tables(runs: Sequence[Run], names: Sequence[str], queries: Sequence[str]) ->
                     f"bundle(s), {run['requests_by_results']} begun before the results showed, "
                     f"{run['not_200']} not 200: {kinds}"
                 )
-    lines += ["", "| ours ÷ hugo+pagefind (medians) | requests | bytes | time |", "|---|---:|---:|---:|"]
+    lines += ["", f"| {names[0]} ÷ {names[1]} (medians) | requests | bytes | time |", "|---|---:|---:|---:|"]
     for query in [*queries, "all"]:
         ours, peer = summaries[f"{names[0]} {query}"], summaries[f"{names[1]} {query}"]
         cells = [ratio(ours[key], peer[key]) for key in ("median_requests", "median_bytes", "median_seconds")]
@@ -282,11 +285,18 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=30, help="seconds for one search (default 30)")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds the server waits per request")
     parser.add_argument("--json", type=Path, help="also write every run as JSON")
+    parser.add_argument(
+        "--peer-ours",
+        metavar="NAME",
+        help="the peer is another site_builder build, searched from its home page like ours, named NAME",
+    )
     args = parser.parse_args(argv)
     args.queries = [query for query in args.queries.split(",") if query]
     if not args.queries or args.repeat < 1:
         parser.error("--queries must name a query and --repeat be positive")
-    for path in (args.ours / "index.html", args.ours / "pagefind/site-search.js", args.peer / "pagefind"):
+    needed = [args.ours / "index.html", args.ours / "pagefind/site-search.js", args.peer / "pagefind"]
+    needed += [args.peer / "index.html"] if args.peer_ours else []
+    for path in needed:
         if not path.exists():
             parser.error(f"{path} does not exist: build the sites first (bench/run.py)")
     return args
@@ -296,7 +306,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     sites = [
         Site("ours", args.ours, "/", {}, args.delay),
-        Site("hugo+pagefind", args.peer, PEER_PAGE, {PEER_PAGE: PEER_HTML}, args.delay),
+        Site(args.peer_ours, args.peer, "/", {}, args.delay)
+        if args.peer_ours
+        else Site("hugo+pagefind", args.peer, PEER_PAGE, {PEER_PAGE: PEER_HTML}, args.delay),
     ]
     runs = measure(sites, args.queries, args.repeat, args.timeout)
     for site in sites:
