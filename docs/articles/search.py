@@ -373,8 +373,9 @@ search_page = revision(
             "playground mode, and lists the results of only the bundles that match every word as "
             "one index would. `pagefind-core.js` beside it is the first bundle's `pagefind.js` with "
             "one line added, which exports that mode (Pagefind 1.4 and 1.5 have it). A query costs "
-            "more searches — one per word and bundle, and one per word to learn its stem — and the "
-            "first result's record from each bundle that matches a word. Our browser tests compare "
+            "more searches — two per word and bundle, and one per word to learn its stem — and, "
+            "from a bundle that holds the word's stem only at the start of longer words, or answers "
+            "with a shorter word, its first result's record. Our browser tests compare "
             "the results of about a hundred queries on a site of three shards with those of one "
             "bundle of the same pages: they must be the same pages."
         ),

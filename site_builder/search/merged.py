@@ -138,6 +138,9 @@ async function inBundle(one, term, options = {}) {
 async function match(one, keyword, wanted) {
   const results = await inBundle(one, keyword);
   if (!results.length) return "";
+  // A quoted word is searched by its stem alone: a bundle holding the stem itself matches by it
+  // (no record need be read to tell).
+  if ((await inBundle(one, `"${keyword}"`)).length) return "ext";
   const data = await results[0].data();
   const words = new Set();
   for (const marked of data.excerpt.matchAll(/<mark>(.*?)<\/mark>/g)) {
