@@ -82,10 +82,11 @@ def _executable() -> str:
 
 @functools.cache
 def pagefind_version() -> str:
-    """The installed Pagefind's version: part of every shard's key."""
+    """The version of the Pagefind binary that runs, as it says it (``pagefind 1.5.2``): part of
+    every shard's key. Not the ``pagefind`` package's: the binary is ``pagefind-bin``, which may
+    be upgraded alone, and bundles made by another binary must not be reused beside its own."""
     try:
-        from importlib.metadata import version
-
-        return version("pagefind")
-    except Exception:  # noqa: BLE001 - an unknown version only means a different cache key
-        return "unknown"
+        done = subprocess.run([_executable(), "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"  # the build then fails when it starts Pagefind, and says so
+    return done.stdout.strip() or "unknown"

@@ -5,6 +5,7 @@ site's index, in two shards, leads the search box to its pages at the root and b
 from __future__ import annotations
 
 import gzip
+import importlib.metadata
 import json
 import os
 import shutil
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.pipeline.staging.folder import link
-from site_builder.search import pagefind
+from site_builder.search import pagefind, shards
 from site_builder.search.indexing import Index, Indexing
 from site_builder.search.shards import shard_count
 from tests.support.site_urls import dead_urls, search_urls
@@ -208,3 +209,14 @@ def test_every_bundle_and_result_of_a_built_index_leads_to_a_page_below_the_base
     assert dead_urls(sharded, base_url, found) == []
     script = (sharded / "pagefind/site-search.js").read_text("utf-8")
     assert script.count(f'baseUrl: "{base_path}"') == (0 if base_path == "/" else 2)
+
+
+def test_a_shard_s_key_names_the_pagefind_binary_that_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The binary is the ``pagefind-bin`` package, which may be upgraded without ``pagefind``: a
+    bundle the older binary made must not be reused under the newer one's key."""
+    running = pagefind.pagefind_version()
+    assert running == f"pagefind {importlib.metadata.version('pagefind-bin')}", running
+    pages = {"articles/a/index.html": "0" * 64}
+    key = shards.make_shard(0, pages, "en").key
+    monkeypatch.setattr(shards, "pagefind_version", lambda: "pagefind 9.9.9")
+    assert shards.make_shard(0, pages, "en").key != key
