@@ -23,8 +23,9 @@ import re
 from collections.abc import Sequence
 
 from site_builder.model.layout import under
+from site_builder.search.pagefind import BUNDLE
 
-FOLDER = "pagefind/merged"
+FOLDER = f"{BUNDLE}/merged"
 """Where the module and its copy of ``pagefind.js`` are published."""
 MODULE = f"{FOLDER}/pagefind.js"
 CORE = f"{FOLDER}/pagefind-core.js"
@@ -53,7 +54,7 @@ def merged_files(pagefind_js: str, base_path: str) -> dict[str, str]:
     missing = [need.pattern for need in _NEEDS if not need.search(pagefind_js)]
     if missing:
         raise UnmergeableError(f"pagefind.js has no {', '.join(missing)}")
-    module = _MODULE.replace("BASE_PATH", json.dumps(under(base_path, "/pagefind/")))
+    module = _MODULE.replace("BASE_PATH", json.dumps(under(base_path, f"/{BUNDLE}/")))
     return {MODULE: module, CORE: pagefind_js + _PLAYGROUND}
 
 
