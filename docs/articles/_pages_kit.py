@@ -76,12 +76,58 @@ _PAGEFIND_SIGNATURE = b"pagefind_dcd"
 """What a Pagefind fragment starts with once decompressed; JSON follows."""
 
 
-def indexed_pages(bundle: Path) -> dict[str, dict]:
-    """The pages a Pagefind bundle indexed: URL → the record Pagefind keeps of it."""
-    found = {}
+def indexed_pages(bundle: Path, hidden: frozenset[str] = frozenset()) -> dict[str, dict]:
+    """The pages a Pagefind bundle indexed: URL → the record Pagefind keeps of it (but those of
+    the ``hidden`` ids)."""
+    return {record["url"]: record for record in _records(bundle, hidden)}
+
+
+def _records(bundle: Path, hidden: frozenset[str]) -> list[dict]:
+    records = []
     for path in sorted((bundle / "fragment").glob("*.pf_fragment")):
+        if path.name.removesuffix(".pf_fragment") in hidden:
+            continue
         data = gzip.decompress(path.read_bytes())
         text = data[len(_PAGEFIND_SIGNATURE) :] if data.startswith(_PAGEFIND_SIGNATURE) else data
-        record = json.loads(text)
-        found[record["url"]] = record
-    return found
+        records.append(json.loads(text))
+    return records
+
+
+def bundles(build: Path) -> list[str]:
+    """The bundle folders the search box loads, as ``site-search.js`` lists them."""
+    script = (build / "pagefind" / "site-search.js").read_text("utf-8")
+    listed = re.search(r"var bundles = (\[.*?\]);", script)
+    return json.loads(listed.group(1)) if listed else []
+
+
+def hidden_ids(build: Path) -> dict[str, frozenset[str]]:
+    """Bundle → the ids of the pages the search box hides in it (a base's pages a delta holds
+    anew, or that are gone), as the merging module lists them."""
+    module = build / "pagefind" / "merged" / "pagefind.js"
+    if not module.is_file():  # one bundle, nothing hidden
+        return {}
+    listed = re.search(r"const HIDDEN = (\[.*?\])\.map", module.read_text("utf-8"))
+    ids = json.loads(listed.group(1)) if listed else []
+    return {bundle: frozenset(gone) for bundle, gone in zip(bundles(build), ids, strict=True)}
+
+
+def found_records(build: Path) -> list[dict]:
+    """The record of every page the site's search finds, from every bundle, one per time found."""
+    hidden = hidden_ids(build)
+    return [
+        record
+        for bundle in bundles(build)
+        for record in _records(build / bundle.strip("/"), hidden.get(bundle, frozenset()))
+    ]
+
+
+def site_by_hash(folder: Path) -> dict[str, str]:
+    """:func:`files_by_hash` of a built site, with its search index as what a reader finds: a
+    hash of each found page's record, by URL, in place of the index's files (a rebuild's index
+    is the last fold's bundles and a delta, a clean build's is its shards)."""
+    files = {path: sha for path, sha in files_by_hash(folder).items() if not path.startswith("pagefind/")}
+    for record in found_records(folder):
+        files["found " + record["url"]] = hashlib.sha256(
+            json.dumps(record, sort_keys=True).encode()
+        ).hexdigest()
+    return files

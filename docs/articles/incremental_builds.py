@@ -3,7 +3,7 @@
 import datetime
 import os
 
-from _pages_kit import edit, files_by_hash, inodes, kept_texts, page, without_seconds
+from _pages_kit import edit, files_by_hash, inodes, kept_texts, page, site_by_hash, without_seconds
 from _tool import article, run, session, site
 
 from site_builder import (
@@ -162,7 +162,7 @@ def schedule_and_cache() -> dict:
         "pagesKeptOn2026-12-24": kept,
         "checks": {
             "allExitZero": codes == [0, 0, 0] and clean.code == 0,
-            "sameAsACleanBuild": files_by_hash(root / "build") == files_by_hash(root / "clean"),
+            "sameAsACleanBuild": site_by_hash(root / "build") == site_by_hash(root / "clean"),
             "epochsAreThoseDays": all(
                 datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).date().isoformat() == day
                 for day, epoch in DAYS.items()
@@ -173,7 +173,8 @@ def schedule_and_cache() -> dict:
 
 @fixture
 def same_as_clean() -> dict:
-    """An incremental build after edits, compared byte for byte with a clean build of the same site."""
+    """An incremental build after edits, compared with a clean build of the same site: every file
+    byte for byte, and the pages the search finds (a record of each, by URL)."""
     root = site(_three())
     run(root, "build")
     edit(root / "articles/gamma.py", "This article exists", "This changed article exists")
@@ -181,7 +182,7 @@ def same_as_clean() -> dict:
     (root / "articles/alpha.py").unlink()
     incremental = run(root, "build")
     clean = run(root, "build", "--no-cache", "--out", str(root / "clean"))
-    mine, theirs = files_by_hash(root / "build"), files_by_hash(root / "clean")
+    mine, theirs = site_by_hash(root / "build"), site_by_hash(root / "clean")
     return {
         "differing": sorted(p for p in mine.keys() & theirs.keys() if mine[p] != theirs[p]),
         "onlyInOne": sorted(mine.keys() ^ theirs.keys()),
@@ -226,7 +227,7 @@ def revised_later() -> dict:
     second = run(root, "build")
     after = inodes(root / "build" / "articles")
     clean = run(root, "build", "--no-cache", "--out", str(root / "clean"))
-    mine, theirs = files_by_hash(root / "build"), files_by_hash(root / "clean")
+    mine, theirs = site_by_hash(root / "build"), site_by_hash(root / "clean")
     kept = kept_texts(root)
     edit(root / "articles/gamma.py", "This article", "This edited article")
     third = run(root, "build")
@@ -298,7 +299,8 @@ incremental_page = revision(
             "work, and most of it gives the same result as last time. So `site-builder build` "
             "remembers what it learned in a folder under the site root, `.site-builder-cache/`, and "
             "the next build redoes only what an edit can have changed. The result is never different: "
-            "a cached build writes exactly the bytes a clean build writes."
+            "a cached build writes the pages and files a clean build writes, byte for byte, and its "
+            "search finds the same pages (its index is cut otherwise: see below)."
         ),
         heading("Nothing changed"),
         paragraph(
@@ -533,10 +535,15 @@ incremental_page = revision(
         heading("Always the output of a clean build"),
         paragraph(
             "Every kept value is exactly what recomputing it would give, so the output of an incremental "
-            "build is byte for byte the output of a build from nothing. The project's test suite checks "
-            "this, and so does this fixture: it builds a site, edits one article, adds one, deletes "
-            "another, builds again, and compares every file with a build of the same site into another "
-            "folder with `--no-cache`:"
+            "build is byte for byte the output of a build from nothing, with one exception: the search "
+            "index. A rebuild indexes only the pages it changed, into a small extra bundle beside the "
+            "ones the last full indexing made, and the search box hides those bundles' old copies of "
+            "the changed pages ([Search](/articles/search/#edits-a-delta-over-the-last-fold)); a "
+            "clean build indexes every page afresh. The two indexes are different files, and find "
+            "the same pages. The project's test suite checks this, and so does this fixture: it builds "
+            "a site, edits one article, adds one, deletes another, builds again, and compares every "
+            "file, and the record of every page the search finds, with a build of the same site into "
+            "another folder with `--no-cache`:"
         ),
         verified_output(same_as_clean, expected={"differing": [], "onlyInOne": []}),
         paragraph(

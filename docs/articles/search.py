@@ -1,10 +1,11 @@
-"""Documentation: the search index that every build writes with Pagefind, and its shards."""
+"""Documentation: the search index that every build writes with Pagefind, its shards, and the
+delta a rebuild adds."""
 
 import json
 import re
 from pathlib import Path
 
-from _pages_kit import edit, files_by_hash, indexed_pages, page
+from _pages_kit import edit, files_by_hash, found_records, hidden_ids, indexed_pages, page
 from _tool import SETTINGS, article, run, site
 
 from site_builder import Source, fixture, heading, paragraph, revision, unordered_list, verified_output
@@ -24,6 +25,14 @@ def _bundles(build: Path) -> list[str]:
 
 def _folder(build: Path, bundle: str) -> Path:
     return build / bundle.strip("/")
+
+
+def _bundle_files(build: Path, bundle: str) -> dict[str, str]:
+    """The files of one bundle, by content hash: not those of the bundles and scripts that
+    ``/pagefind/`` holds beside its own."""
+    files = files_by_hash(_folder(build, bundle))
+    others = ("shard-", "delta/", "merged/", "site-search.js")
+    return {path: sha for path, sha in files.items() if bundle != "/pagefind/" or not path.startswith(others)}
 
 
 @fixture
@@ -80,7 +89,7 @@ def what_is_indexed() -> dict:
 
 @fixture
 def shards() -> dict:
-    """How many shards a site gets, and which are indexed again after one edit."""
+    """How many shards a site gets, and what a rebuild after one edit indexes."""
     from site_builder.search.shards import shard_count
 
     counts = {str(n): shard_count(n) for n in (1, 10, 11, 25, 100, 320, 1000)}
@@ -90,26 +99,31 @@ def shards() -> dict:
     build = root / "build"
     bundles = _bundles(build)
     holder = [b for b in bundles if "/articles/page-07/" in indexed_pages(_folder(build, b))]
-    before = {b: files_by_hash(_folder(build, b)) for b in bundles}
-    edit(root / "articles/batch_07.py", "This article exists", "This edited article exists")
-    second = run(root, "build")
-    after = {b: files_by_hash(_folder(build, b)) for b in bundles}
+    before = {b: _bundle_files(build, b) for b in bundles}
     pages = {b: len(indexed_pages(_folder(build, b))) for b in bundles}
     script = (build / "pagefind" / "site-search.js").read_text("utf-8")
+    edit(root / "articles/batch_07.py", "This article exists", "This edited article exists")
+    second = run(root, "build")
+    after = {b: _bundle_files(build, b) for b in bundles}
+    now = _bundles(build)
+    found = [record for record in found_records(build) if record["url"] == "/articles/page-07/"]
     return {
         "shardsForBatches": counts,
         "site": {"batches": len(files), "bundles": bundles, "pagesPerBundle": pages},
         "searchBoxLoads": re.search(r'bundlePath: "([^"]+)"', script).group(1),
         "moduleFiles": sorted(p.name for p in (build / "pagefind" / "merged").iterdir()),
         "afterEditingOneArticle": {
+            "bundles": now,
             "indexedAgain": [b for b in bundles if before[b] != after[b]],
-            "kept": [b for b in bundles if before[b] == after[b]],
+            "deltaHolds": sorted(indexed_pages(_folder(build, now[-1]))) if len(now) > len(bundles) else [],
+            "hiddenPages": {b: len(ids) for b, ids in hidden_ids(build).items() if ids},
         },
         "checks": {
             "bothBuilt": first.code == 0 and second.code == 0,
             "asManyBundlesAsShards": len(bundles) == shard_count(len(files)),
             "everyPageIndexedOnce": sum(pages.values()) == len(files),
-            "onlyTheEditedPagesBundleChanged": [b for b in bundles if before[b] != after[b]] == holder,
+            "theEditedPagesShardHidesIt": [b for b, ids in hidden_ids(build).items() if ids] == holder,
+            "theEditedPageFoundOnceAsEdited": len(found) == 1 and "edited article" in found[0]["content"],
         },
     }
 
@@ -141,25 +155,26 @@ def corrected_article() -> dict:
     build = root / "build"
     bundles = _bundles(build)
     holder = [b for b in bundles if "/articles/page-03/" in indexed_pages(_folder(build, b))]
-    before = {b: files_by_hash(_folder(build, b)) for b in bundles}
+    before = {b: _bundle_files(build, b) for b in bundles}
     (root / "articles/fix_2026_11.py").write_text(_correction("page-03", "Page 3"), "utf-8")
     second = run(root, "build")
-    after = {b: files_by_hash(_folder(build, b)) for b in _bundles(build)}
-    indexed = {b: indexed_pages(_folder(build, b)) for b in after}
-    urls = [url for pages in indexed.values() for url in pages]
-    record = next(pages["/articles/page-03/"] for pages in indexed.values() if "/articles/page-03/" in pages)
+    records = found_records(build)
+    urls = [record["url"] for record in records]
+    record = next(record for record in records if record["url"] == "/articles/page-03/")
+    now = _bundles(build)
     return {
         "pagesOfPage03": sorted(
             p.relative_to(build).as_posix() for p in (build / "articles/page-03").rglob("*.html")
         ),
-        "indexedUrlsOfPage03": [url for url in urls if url.startswith("/articles/page-03/")],
-        "indexedText": record["content"],
-        "indexedAgain": [b for b in after if before.get(b) != after[b]],
+        "foundUrlsOfPage03": [url for url in urls if url.startswith("/articles/page-03/")],
+        "foundText": record["content"],
+        "bundles": now,
+        "deltaHolds": sorted(indexed_pages(_folder(build, now[-1]))),
         "checks": {
             "bothBuilt": first.code == second.code == 0,
-            "sameBundles": sorted(after) == sorted(before),
-            "onlyTheHoldersBundleChanged": [b for b in after if before.get(b) != after[b]] == holder,
-            "everyArticleIndexedOnce": len(urls) == len(set(urls)) == len(files),
+            "noShardIndexedAgain": all(_bundle_files(build, b) == before[b] for b in bundles),
+            "theHolderHidesItsCopy": [b for b, ids in hidden_ids(build).items() if ids] == holder,
+            "everyArticleFoundOnce": len(urls) == len(set(urls)) == len(files),
         },
     }
 
@@ -169,7 +184,8 @@ search_page = revision(
     title="Search",
     categories=["Reference"],
     excerpt="How every build makes a search index with Pagefind: what is indexed, the files it "
-    "writes, the search box, and why the index is split into shards.",
+    "writes, the search box, why the index is split into shards, and how a rebuild indexes only "
+    "the pages it changed.",
     published="2026-12-01",
     body=[
         paragraph(
@@ -186,9 +202,11 @@ search_page = revision(
             "lists them, and the order of the staging folder depends on how it was filled: a rebuild "
             "stages the unchanged pages before the changed ones. So each shard's indexer reads a tree "
             "of links to that shard's pages alone, made afresh in the order of their paths: on one "
-            "file system, the same pages make the same index, byte for byte, and a rebuild's index is "
-            "the one a clean build makes. Another file system may list the same tree in another order "
-            "(ext4, for one, keeps a folder's entries in a tree keyed by a hash of their names), so two "
+            "file system, the same pages make the same index, byte for byte, and a rebuild that "
+            "indexes its shards makes the index a clean build makes (a rebuild that adds a delta "
+            "finds the same pages from other files: see below). Another file system may list the "
+            "same tree in another order (ext4, for one, keeps a folder's entries in a tree keyed by "
+            "a hash of their names), so two "
             "machines can number the same pages differently; both indexes find the same pages."
         ),
         paragraph(
@@ -302,7 +320,7 @@ search_page = revision(
             "earlier revision, which are marked `data-pagefind-ignore` like the byline. A fixture "
             "builds twelve one-article batches dated 2026-11-02, then adds a batch that corrects "
             "`page-03` on 2026-11-20 and builds again: the article's pages, which of them the "
-            "index holds, with what text, and the bundles indexed again (see shards, below):"
+            "search finds, with what text, and what the rebuild indexed (see the delta, below):"
         ),
         verified_output(
             corrected_article,
@@ -312,16 +330,18 @@ search_page = revision(
                     "articles/page-03/index.html",
                     "articles/page-03/revisions/1/index.html",
                 ],
-                "indexedUrlsOfPage03": ["/articles/page-03/"],
-                "indexedText": "Page 3. This article exists for the tool to check. Sources. CommonMark — "
+                "foundUrlsOfPage03": ["/articles/page-03/"],
+                "foundText": "Page 3. This article exists for the tool to check. Sources. CommonMark — "
                 "the syntax.",
-                "indexedAgain": ["/pagefind/"],
+                "bundles": ["/pagefind/", "/pagefind/shard-01/", "/pagefind/delta/"],
+                "deltaHolds": ["/articles/page-03/"],
             },
         ),
         paragraph(
             "The article's latest page is written once every batch is in, since it needs the whole "
-            "history; it stays in the shard of the batch that published the article, which is "
-            "indexed again with the new page, and no other bundle changes."
+            "history. On this rebuild it is a changed page like any other: it goes to the delta, "
+            "and the search box hides the first text, which the shard of the batch that published "
+            "the article still holds; no shard is indexed again."
         ),
         heading("Shards: why the index is split"),
         paragraph(
@@ -347,8 +367,15 @@ search_page = revision(
                 "searchBoxLoads": "/pagefind/merged/",
                 "moduleFiles": ["pagefind-core.js", "pagefind.js"],
                 "afterEditingOneArticle": {
-                    "indexedAgain": ["/pagefind/"],
-                    "kept": ["/pagefind/shard-01/", "/pagefind/shard-02/"],
+                    "bundles": [
+                        "/pagefind/",
+                        "/pagefind/shard-01/",
+                        "/pagefind/shard-02/",
+                        "/pagefind/delta/",
+                    ],
+                    "indexedAgain": [],
+                    "deltaHolds": ["/articles/page-07/"],
+                    "hiddenPages": {"/pagefind/": 1},
                 },
             },
         ),
@@ -356,9 +383,9 @@ search_page = revision(
             "The fixture builds a site of 25 one-article batches: three shards, published as three "
             "bundles. The first lives at `/pagefind/`, where Pagefind's UI expects it; the others at "
             "`/pagefind/shard-01/`, `/pagefind/shard-02/` and so on, each a complete Pagefind bundle. "
-            "Then the fixture edits one article and builds again: only the bundle holding that "
-            "article's page was indexed again; the files of the other two are byte for byte what "
-            "they were."
+            "Then the fixture edits one article and builds again: no shard is indexed again (their "
+            "files are byte for byte what they were); the edited page is indexed alone into a fourth "
+            "bundle, the delta, and the search box hides the old copy its shard holds (next section)."
         ),
         paragraph(
             "The search box merges the bundles with Pagefind's `mergeIndex` option, so a reader sees "
@@ -367,7 +394,8 @@ search_page = revision(
             "stem answers with the pages of the longest word the stem begins with: searching "
             "*placeholder*, held by one page, a bundle without it answered with its pages of "
             "*place*. One index of every page never does that, since another page holds "
-            "*placeholder*. So with more than one bundle the box loads a module of site_builder's "
+            "*placeholder*. So with more than one bundle (or pages to hide: see the delta, below) "
+            "the box loads a module of site_builder's "
             "in place of `pagefind.js`, from `/pagefind/merged/`: for each word of a query it asks "
             "every bundle how it matches the word, compares the stems Pagefind reports in its "
             "playground mode, and lists the results of only the bundles that match every word as "
@@ -382,8 +410,41 @@ search_page = revision(
         paragraph(
             "Each shard's bundle is kept in `.site-builder-cache/search/` under a hash of its pages, the "
             "site's language and the Pagefind version, so a bundle is reused exactly when indexing again "
-            "would give the same pages to the same Pagefind. While the workers are still rendering other "
-            "batches, a shard whose pages are all written is already being indexed."
+            "would give the same pages to the same Pagefind. When a build indexes its shards (a clean "
+            "build, or a fold: next section), a shard whose pages are all written is already being "
+            "indexed while the workers are still rendering other batches."
+        ),
+        heading("Edits: a delta over the last fold"),
+        paragraph(
+            "A shard holds a quarter of a large site: indexing it again after each edit would cost "
+            "seconds. So the bundles of the last build that indexed its shards are kept as they are, "
+            "as the *base*, and a rebuild indexes only the pages the base lacks or holds an older copy "
+            "of — those its edits changed and those it added — in one more Pagefind run, into one more "
+            "bundle, the *delta*, published at `/pagefind/delta/`. The base's copies of the pages the "
+            "delta holds anew, and of the pages that are gone, must not be found: the build reads "
+            "which record of the base is which page (once, when the base is made, kept beside it in "
+            "the cache), and the search box's module drops those records from the base's results by "
+            "their ids, which a result carries before its record is loaded."
+        ),
+        paragraph(
+            "A word only a hidden page held is still in the base's word index, and Pagefind would "
+            "match it there: searching *placeholder* after the one page holding it was edited to drop "
+            "it, the base answers with that page alone, which is hidden, where one index of the site "
+            "as it now is falls back to the longest word the query begins with, *place*. The module "
+            "sees that every page the base matched is hidden, looks in the base for the longest "
+            "beginning of the word that the pages shown hold (a quoted search each, the longest "
+            "first), and asks that bundle for it instead. Our browser tests edit, add and remove "
+            "articles of a site of three shards, with words such as this one, and compare the results "
+            "of about a hundred queries with those of one bundle of the site as it then is: the same "
+            "pages, query by query."
+        ),
+        paragraph(
+            "The delta grows with every edit since the base was made: each rebuild indexes all of it "
+            "again. Once it would hold more than 100 pages, the build folds it instead: it indexes "
+            "the shards whose pages changed, as a clean build would, and their bundles are the next "
+            "base, with no delta. A build without a base to add to — the first, one with `--no-cache`, "
+            "one whose base another Pagefind version or another site language made — indexes its "
+            "shards the same way."
         ),
     ],
     sources=[

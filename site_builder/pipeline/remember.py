@@ -56,7 +56,7 @@ def remember(reuse: Cache, memory: Learned) -> None:
     if memory.lists is not None:
         reuse.store.put("lists", *memory.lists)
         reuse.store.keep_only("lists", {memory.lists[0]})
-    reuse.keep_bundles(memory.index.made, memory.index.used)
+    reuse.keep_bundles(memory.index.made, memory.index.used, memory.index.ids)
     reuse.keep_covers(memory.covers)
     if memory.rules is not None:
         if reuse.kept("rules", memory.rules.key, RuleFindings) != memory.rules:

@@ -121,6 +121,7 @@ def _build_into(
         scratch=scratch / "search",
         language=settings.language,
         live_bundle=stage.live_bundle,
+        live={folder: key for folder, (key, _) in (stage.live.bundles if stage.live else {}).items()},
         jobs=jobs or default_jobs(),
         base_path=settings.base_path,
         background=events.changed is not None and stage.live is not None,  # the pages are shown first

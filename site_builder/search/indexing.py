@@ -24,6 +24,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.errors import Problem
+from site_builder.search.delta import (
+    DELTA,
+    FOLD_PAGES,
+    PAGES,
+    BaseBundle,
+    delta_of,
+    page_ids,
+    read_base,
+    write_ids,
+)
 from site_builder.search.merged import UnmergeableError, merged_files, merging_script
 from site_builder.search.pagefind import BUNDLE, SCRIPT, UI_FILES, start_pagefind
 from site_builder.search.shards import Shard, bundle_path, make_shard, shard_count, shard_of
@@ -57,6 +67,9 @@ class Index:
     """Each bundle's folder in the site → its shard key and files."""
     made: dict[str, Path] = field(default_factory=dict)
     """Shard key → the folder of a bundle indexed by this build (its hashes file beside it)."""
+    ids: dict[str, Path] = field(default_factory=dict)
+    """Shard key → the file of its pages' hashes and fragment ids written by this build, for a
+    later build to add a delta to (:func:`~site_builder.search.delta.read_base`)."""
     used: frozenset[str] = frozenset()
     """Every shard key the index is made of."""
     given_up: bool = False
@@ -75,6 +88,8 @@ class Indexing:
     """Where this build's indexers write their bundles."""
     language: str
     live_bundle: Live
+    live: Mapping[str, str] = field(default_factory=dict)
+    """The live site's bundles: folder → key (the base and the delta of the last build)."""
     jobs: int = 1
     base_path: str = "/"
     """The path of the site's base URL: the search script's URLs lie below it."""
@@ -99,11 +114,22 @@ class Indexing:
     """Shards waiting for a free core: one indexer per job, the rest wait."""
     made: dict[str, Path] = field(default_factory=dict)
     """Shard key → the bundle a new indexer run made."""
+    ids: dict[str, Path] = field(default_factory=dict)
+    """Shard key → its pages' ids, written here (:attr:`Index.ids`)."""
     problems: list[Problem] = field(default_factory=list)
     """What the indexers that ended reported."""
+    base: tuple[BaseBundle, ...] | None = None
+    """The live site's base, which this build adds a delta to unless it folds (None: it folds,
+    the shards indexed as :attr:`shards` says); its shards wait for :meth:`finish`."""
+    delta: Shard | None = None
+    hidden: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Base bundle's folder → the fragment ids the search box hides."""
 
     def start(self, batches: Sequence[str]) -> None:
-        """Know the site's batches (in site order) and their shards; nothing runs yet."""
+        """Know the site's batches (in site order) and their shards, and the base a delta may be
+        added to; nothing runs yet."""
+        if self.kept is not None and self.live:
+            self.base = read_base(self.kept, self.live, self.language)
         count = shard_count(len(batches))
         self.batches = {name: shard_of(name, count) for name in batches}
         for number in self.batches.values():
@@ -155,6 +181,8 @@ class Indexing:
         for folder in (run, out) if made is not None or process is not None else ():
             shutil.rmtree(folder, ignore_errors=True)
         (self.scratch / f"{key}.hashes").unlink(missing_ok=True)
+        if (ids := self.ids.pop(key, None)) is not None:
+            ids.unlink(missing_ok=True)
 
     def everything(self, pages: Mapping[str, str]) -> None:
         """A site without article pages: index every HTML page, as Pagefind would."""
@@ -162,17 +190,44 @@ class Indexing:
             self.add(make_shard(0, pages, self.language))
 
     def add(self, shard: Shard) -> None:
-        """Take a shard's bundle from the live site or the cache, or start indexing it."""
+        """A shard whose pages have all arrived: without a base, take its bundle (:meth:`_take`)."""
         self.shards.append(shard)
-        if (found := self.live_bundle(shard.key)) is not None:
+        if self.base is None:
+            self._take(shard)
+
+    def _take(self, shard: Shard) -> None:
+        """Take a bundle from the live site or the cache, or start indexing it."""
+        if (found := self._found(shard.key)) is not None:
             self.sources[shard.key] = found
-        elif self.kept is not None and _intact(self.kept, shard.key):
-            folder = self.kept / shard.key
-            self.sources[shard.key] = (folder, tuple(_files(folder)))
+            if shard is not self.delta and self.kept is not None and not _kept_ids(self.kept, shard.key):
+                self._write_ids(shard, found[0])  # made by a version that kept no ids: a base now
         else:
             self.queued.append(shard)
             if not self.background:
                 self.launch()
+
+    def _found(self, key: str) -> tuple[Path, tuple[str, ...]] | None:
+        """Where the live site or the cache holds the bundle of ``key`` intact, and its files."""
+        if (found := self.live_bundle(key)) is not None:
+            return found
+        if self.kept is not None and _intact(self.kept, key):
+            return self.kept / key, tuple(_files(self.kept / key))
+        return None
+
+    def _add_delta(self, base: tuple[BaseBundle, ...]) -> None:
+        """Every shard has arrived: index the pages the base lacks as the delta, or fold."""
+        delta = delta_of(base, {path: sha for shard in self.shards for path, sha in shard.pages.items()})
+        found = {bundle.key: source for bundle in base if (source := self._found(bundle.key)) is not None}
+        if len(delta.pages) > FOLD_PAGES or len(found) < len(base):
+            self.base = None
+            for shard in self.shards:
+                self._take(shard)
+            return
+        self.sources |= found
+        self.hidden = delta.hidden
+        if delta.pages:
+            self.delta = make_shard(len(base), delta.pages, self.language)
+            self._take(self.delta)
 
     def launch(self, *, wait: bool = False, timeout: float | None = None) -> None:
         """Collect the indexers that ended (with ``wait``, the oldest, once it ends or
@@ -209,12 +264,24 @@ class Indexing:
         names = _files(made)
         hashes = {name: _file_hash(made / name) for name in names}
         (self.scratch / f"{key}.hashes").write_text(json.dumps(hashes, sort_keys=True), "utf-8")
+        shard = next((shard for shard in self.shards if shard.key == key), None)
+        if shard is not None:  # not the delta: a base to be
+            self._write_ids(shard, made)
         self.made[key] = made
         self.sources[key] = (made, tuple(names))
 
+    def _write_ids(self, shard: Shard, bundle: Path) -> None:
+        """Keep which fragment of ``bundle``, the shard's, is which page, for :attr:`ids`."""
+        if (ids := page_ids(bundle, shard.pages)) is not None:
+            self.scratch.mkdir(parents=True, exist_ok=True)
+            self.ids[shard.key] = self.scratch / f"{shard.key}.{PAGES}"
+            write_ids(self.ids[shard.key], ids)
+
     def finish(self, give_up: Callable[[], bool] = never) -> Index:
         """Wait for the indexers (or until ``give_up()`` says to: they are stopped); then every
-        shard's bundle, in shard order, and the script."""
+        shard's bundle, in shard order (or the base's bundles and the delta), and the script."""
+        if self.base is not None:
+            self._add_delta(self.base)
         while self.running or self.queued:
             if give_up():
                 self.stop()
@@ -222,25 +289,43 @@ class Indexing:
             self.launch(wait=bool(self.running), timeout=GIVE_UP_STEP)
         if self.problems:
             return Index(problems=tuple(self.problems))
+        return self._index()
+
+    def _index(self) -> Index:
+        """Every bundle is made: what to publish, and the scripts over it."""
         files: dict[str, Path] = {}
         bundles: dict[str, Bundle] = {}
-        for index, shard in enumerate(sorted(self.shards, key=lambda shard: shard.number)):
-            folder, names = self.sources[shard.key]
-            published = bundle_path(index)
+        for published, key in self._published():
+            folder, names = self.sources[key]
             files |= {f"{published}/{name}": folder / name for name in names}
-            bundles[published] = (shard.key, names)
+            bundles[published] = (key, names)
         missing = sorted(UI_FILES - set(files) - {SCRIPT})
         if missing:
             return Index(problems=(_problem(f"pagefind did not write {', '.join(missing)}"),))
         try:
-            scripts = _scripts(files, list(bundles), self.base_path)
+            hidden = [sorted(self.hidden.get(folder, ())) for folder in bundles]
+            scripts = _scripts(files, list(bundles), hidden, self.base_path)
         except UnmergeableError as exc:
             message = f"this Pagefind cannot merge bundles exactly ({exc}): use pagefind 1.4 or 1.5"
             return Index(problems=(_problem(message),))
-        used = frozenset(shard.key for shard in self.shards)
+        used = frozenset(key for key, _ in bundles.values())
         return Index(
-            problems=(), files=files, scripts=scripts, bundles=bundles, made=dict(self.made), used=used
+            problems=(),
+            files=files,
+            scripts=scripts,
+            bundles=bundles,
+            made=dict(self.made),
+            ids={key: file for key, file in self.ids.items() if key in used},
+            used=used,
         )
+
+    def _published(self) -> list[tuple[str, str]]:
+        """Each bundle's folder in the site and key: the shards in order, or the base and the delta."""
+        if self.base is None:
+            ordered = sorted(self.shards, key=lambda shard: shard.number)
+            return [(bundle_path(index), shard.key) for index, shard in enumerate(ordered)]
+        delta = [(DELTA, self.delta.key)] if self.delta is not None else []
+        return [(bundle.folder, bundle.key) for bundle in self.base] + delta
 
     def stop(self) -> None:
         """Kill what still runs."""
@@ -252,12 +337,16 @@ class Indexing:
         self.queued.clear()
 
 
-def _scripts(files: Mapping[str, Path], bundles: list[str], base_path: str) -> dict[str, str]:
-    """``site-search.js`` over ``bundles`` (their folders in the site), and with more than one
-    the module that merges them, made from the first bundle's ``pagefind.js`` in ``files``."""
-    scripts = {SCRIPT: merging_script([f"/{folder}/" for folder in bundles], base_path)}
-    if len(bundles) > 1:
-        scripts |= merged_files(files[f"{BUNDLE}/pagefind.js"].read_text("utf-8"), base_path)
+def _scripts(
+    files: Mapping[str, Path], bundles: list[str], hidden: list[list[str]], base_path: str
+) -> dict[str, str]:
+    """``site-search.js`` over ``bundles`` (their folders in the site), and with more than one or
+    pages to hide (``hidden``: each bundle's) the module that merges them, made from the first
+    bundle's ``pagefind.js`` in ``files``."""
+    merged = len(bundles) > 1 or any(hidden)
+    scripts = {SCRIPT: merging_script([f"/{folder}/" for folder in bundles], base_path, merged=merged)}
+    if merged:
+        scripts |= merged_files(files[f"{BUNDLE}/pagefind.js"].read_text("utf-8"), base_path, hidden)
     return scripts
 
 
@@ -288,6 +377,10 @@ def _intact(store: Path, key: str) -> bool:
         )
     except (OSError, ValueError):
         return False
+
+
+def _kept_ids(store: Path, key: str) -> bool:
+    return (store / f"{key}.{PAGES}").is_file()
 
 
 def _problem(message: str) -> Problem:

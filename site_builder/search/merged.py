@@ -47,27 +47,35 @@ class UnmergeableError(Exception):
     """This Pagefind's ``pagefind.js`` is not one :data:`_PLAYGROUND` can be added to."""
 
 
-def merged_files(pagefind_js: str, base_path: str) -> dict[str, str]:
+def merged_files(pagefind_js: str, base_path: str, hidden: Sequence[Sequence[str]] = ()) -> dict[str, str]:
     """The module and its copy of ``pagefind_js`` (the first bundle's), by output path; the
-    module reads the bundle below ``base_path``. Raises :class:`UnmergeableError` when the copy's
-    export would not work with this ``pagefind.js``."""
+    module reads the bundle below ``base_path``, and hides from each bundle's results the pages
+    of the ids ``hidden`` gives it (a base's pages a delta holds anew, or that are gone:
+    :mod:`.delta`). Raises :class:`UnmergeableError` when the copy's export would not work with
+    this ``pagefind.js``."""
     missing = [need.pattern for need in _NEEDS if not need.search(pagefind_js)]
     if missing:
         raise UnmergeableError(f"pagefind.js has no {', '.join(missing)}")
-    module = _MODULE.replace("BASE_PATH", json.dumps(under(base_path, f"/{BUNDLE}/")))
+    values = {
+        "BASE_PATH": json.dumps(under(base_path, f"/{BUNDLE}/")),
+        "HIDDEN_IDS": json.dumps([list(ids) for ids in hidden]),
+    }
+    module = re.sub("BASE_PATH|HIDDEN_IDS", lambda match: values[match.group()], _MODULE)
     return {MODULE: module, CORE: pagefind_js + _PLAYGROUND}
 
 
-def merging_script(bundles: Sequence[str], base_path: str) -> str:
+def merging_script(bundles: Sequence[str], base_path: str, *, merged: bool | None = None) -> str:
     """``site-search.js``: the search box over the first bundle, merging the others (through
-    :data:`MODULE` when there are others).
+    :data:`MODULE` when ``merged``; by default, when there are others).
 
     ``bundles`` are the bundles' folders in the site (``/pagefind/``); below a base path
     (``/sub/``) both they and the results' URLs, which Pagefind knows site-relative, move
     under it. Every merged index is told the base URL: each resolves its own results."""
     values = {
         "BUNDLES": json.dumps([under(base_path, bundle) for bundle in bundles]),
-        "FIRST": json.dumps(under(base_path, f"/{FOLDER}/")) if len(bundles) > 1 else "bundles[0]",
+        "FIRST": json.dumps(under(base_path, f"/{FOLDER}/"))
+        if (len(bundles) > 1 if merged is None else merged)
+        else "bundles[0]",
         "BASE_OPTION": "" if base_path == "/" else f"baseUrl: {json.dumps(base_path)}, ",
     }
     # One pass: a value that happens to spell a placeholder stays as it is.
@@ -125,9 +133,43 @@ async function stem(word) {
   return stems.get(word);
 }
 
-async function inBundle(one, term, options = {}) {
+// Per bundle, the ids of the pages a later bundle holds anew, or that are gone.
+const HIDDEN = HIDDEN_IDS.map((ids) => new Set(ids));
+
+async function inBundle(one, term, options = {}, hiding = true) {
   const filters = { ...(options.filters || {}), bundle: String(one) };
-  return (await core.search(term, { ...options, filters })).results;
+  const results = (await core.search(term, { ...options, filters })).results;
+  return hiding && HIDDEN[one] ? results.filter((result) => !HIDDEN[one].has(result.id)) : results;
+}
+
+// What to ask bundle `one` for a keyword, where not the keyword itself ("one keyword").
+const swapped = new Map();
+
+// Every page bundle `one` matches the keyword with is hidden: the pages shown hold no word
+// beginning with its stem, so one index of them would fall back to the longest word the stem
+// begins with that they hold, where Pagefind's own fallback here may take a hidden page's word.
+async function hiddenFallback(one, keyword, wanted) {
+  for (let end = wanted.length - 1; end > 0; end--) {
+    const prefix = wanted.slice(0, end);
+    if ((await stem(prefix)) === prefix && (await inBundle(one, `"${prefix}"`)).length) {
+      swapped.set(`${one} ${keyword}`, `"${prefix}"`);
+      return "fb:" + prefix;
+    }
+  }
+  return "";
+}
+
+// Bundle `one`'s results for `keywords`, each asked as `match` found it must be: Pagefind cannot
+// take a quoted word beside others, so a query with one is asked word by word.
+async function answer(one, keywords, options) {
+  const terms = keywords.map((keyword) => swapped.get(`${one} ${keyword}`) || keyword);
+  if (terms.every((term, i) => term === keywords[i])) return inBundle(one, keywords.join(" "), options);
+  let pages = await inBundle(one, terms[0], options);
+  for (const term of terms.slice(1)) {
+    const ids = new Set((await inBundle(one, term, options)).map((result) => result.id));
+    pages = pages.filter((result) => ids.has(result.id));
+  }
+  return pages;
 }
 
 // How bundle `one` matches a keyword of stem `wanted`: by words whose stem begins with it
@@ -138,7 +180,10 @@ async function inBundle(one, term, options = {}) {
 // follows a small letter; only those beginning as the stem does can be its extension or prefix.
 async function match(one, keyword, wanted) {
   const results = await inBundle(one, keyword);
-  if (!results.length) return "";
+  if (!results.length) {
+    const all = await inBundle(one, keyword, {}, false);
+    return all.length ? hiddenFallback(one, keyword, wanted) : "";
+  }
   // A quoted word is searched by its stem alone: a bundle holding the stem itself matches by it
   // (no record need be read to tell).
   if ((await inBundle(one, `"${keyword}"`)).length) return "ext";
@@ -177,11 +222,11 @@ export async function search(term, options = {}) {
     kinds.push(row);
   }
   const needs = kinds.map(required);
-  const asked = keywords.filter((_, i) => needs[i] !== "").join(" ");
+  const asked = keywords.filter((_, i) => needs[i] !== "");
   const found = [];
   for (const one of all) {
-    if (asked && kinds.every((row, i) => row[one] === needs[i])) {
-      found.push(...(await inBundle(one, asked, options)));
+    if (asked.length && kinds.every((row, i) => row[one] === needs[i])) {
+      found.push(...(await answer(one, asked, options)));
     }
   }
   const seen = new Set(); // a page is in one bundle: a second result for it is a stale copy

@@ -7,7 +7,7 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 from site_builder.runtime.processes import bound_to_parent
@@ -21,7 +21,7 @@ SCRIPT = "pagefind/site-search.js"
 
 
 def start_pagefind(
-    site: Path, pages: Sequence[str], run: Path, out: Path, language: str, *, background: bool = False
+    site: Path, pages: Iterable[str], run: Path, out: Path, language: str, *, background: bool = False
 ) -> subprocess.Popen[str]:
     """Index ``pages`` (paths relative to ``site``) into ``out``, from ``run``, the working
     folder (its settings file, and a tree of the pages alone); ``background``: at a lower CPU

@@ -46,8 +46,8 @@ class Shard:
     """Some article pages indexed together, and the hash they are cached by."""
 
     number: int
-    pages: tuple[str, ...]
-    """Output paths of its pages (every HTML page when the site has no articles)."""
+    pages: dict[str, str]
+    """Output path → content hash of its pages (every HTML page when the site has no articles)."""
     key: str
 
 
@@ -56,7 +56,7 @@ def make_shard(number: int, pages: Mapping[str, str], language: str) -> Shard:
     digest = hashlib.sha256(f"{pagefind_version()}\0{FEED}\0{language}\0".encode())
     for path, sha in sorted(pages.items()):
         digest.update(f"{path}\0{sha}\0".encode())
-    return Shard(number, tuple(sorted(pages)), digest.hexdigest())
+    return Shard(number, dict(sorted(pages.items())), digest.hexdigest())
 
 
 def bundle_path(index: int) -> str:

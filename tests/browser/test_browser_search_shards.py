@@ -220,17 +220,17 @@ def found(
         page.close()
 
 
-def test_every_query_finds_what_one_bundle_of_the_same_pages_finds(
-    browser: Browser, chromium: Path, built: Built, tmp_path: Path
-) -> None:
-    """Pagefind alone, merging bundles, answered a word one shard lacks with that shard's pages
-    of a shorter word; the site's module must answer every query as one index does."""
-    out = built.out
-    pages = sorted(
+def indexed_pages(out: Path) -> list[str]:
+    """The site's pages Pagefind indexes (output paths)."""
+    return sorted(
         p.relative_to(out).as_posix()
         for p in out.rglob("*.html")
         if p.relative_to(out).parts[0] != "pagefind" and "data-pagefind-body" in p.read_text("utf-8")
     )
+
+
+def one_bundle(out: Path, pages: list[str], tmp_path: Path) -> Path:
+    """A copy of the site whose search index is one Pagefind bundle of ``pages``, the reference."""
     entry = json.loads((out / "pagefind" / "pagefind-entry.json").read_text("utf-8"))
     (language,) = entry["languages"]
     one = tmp_path / "one"
@@ -238,6 +238,17 @@ def test_every_query_finds_what_one_bundle_of_the_same_pages_finds(
     process = start_pagefind(out, pages, tmp_path / "run", one / "pagefind", language)
     _, err = process.communicate()
     assert process.returncode == 0, err
+    return one
+
+
+def test_every_query_finds_what_one_bundle_of_the_same_pages_finds(
+    browser: Browser, chromium: Path, built: Built, tmp_path: Path
+) -> None:
+    """Pagefind alone, merging bundles, answered a word one shard lacks with that shard's pages
+    of a shorter word; the site's module must answer every query as one index does."""
+    out = built.out
+    pages = indexed_pages(out)
+    one = one_bundle(out, pages, tmp_path)
     asked = queries(out, pages)
     merged = [m.bundle for m in built.marked[1:]]
     with serving(out) as site, serving(one) as reference:

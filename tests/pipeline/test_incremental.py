@@ -25,7 +25,7 @@ from site_builder.settings.project import Settings
 from tests.support import drafts_site
 from tests.support.corpus import CleanBuild, N, copied, corpus, uncached_build
 from tests.support.drafts_site import BUILD_DATE, DRAFT, DUE, LATER, PUBLISHED, epoch
-from tests.support.sites import MakeSite, RunCli, tree
+from tests.support.sites import MakeSite, RunCli, searchable, tree
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def test_a_rebuild_after_one_edit_equals_a_clean_build_and_rewrites_only_that_ba
 
     built(site, run_cli)
 
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
     after = stamps(site / "build")
     edited = corpus().batches(N)
     slugs = {a.slug for number, articles in edited if number == 4 for a in articles}
@@ -163,7 +163,7 @@ def test_whatever_changed_the_next_build_equals_a_clean_build(
     message = built(site, run_cli)
 
     assert message.startswith("built "), message
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
 
 
 def test_a_template_change_reaches_every_page(built_site: Path, run_cli: RunCli) -> None:
@@ -254,7 +254,7 @@ def test_a_search_file_edited_in_place_in_the_output_is_never_published_again(
 
     built(site, run_cli)
 
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
 
 
 def test_rebuild_after_rebuild_each_equals_a_clean_build(
@@ -275,7 +275,7 @@ def test_rebuild_after_rebuild_each_equals_a_clean_build(
         step(site)
         message = built(site, run_cli)
         assert message.startswith("built "), (number, message)
-        assert tree(site / "build") == clean_build(site, run_cli, tmp_path / str(number)), number
+        assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path / str(number)), number
     assert (site / CACHE_DIR / "spare").is_dir()
     assert not any(p.name.startswith(".build") for p in site.iterdir())
 
@@ -302,7 +302,7 @@ def test_a_failed_build_puts_the_spare_back_and_the_next_build_trusts_none_of_wh
     assert not any(p.name.startswith(".build") for p in site.iterdir())
     path.write_text(good, "utf-8")
     built(site, run_cli)
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
 
 
 def _slug(number: int) -> str:
@@ -413,7 +413,7 @@ def test_the_marks_follow_repo_url_and_the_line_of_the_fixture_s_def(
     assert f'href="https://github.com/me/site/blob/main/articles/batch_00004.py#L{line}"' in page.read_text(
         "utf-8"
     )
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path / "repo_url")
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path / "repo_url")
 
     batch = site / "articles/batch_00004.py"
     batch.write_text(
@@ -423,7 +423,7 @@ def test_the_marks_follow_repo_url_and_the_line_of_the_fixture_s_def(
     assert _def_line(site, "batch_00004") == line + 2
     text = page.read_text("utf-8")
     assert f"batch_00004.py#L{line + 2}" in text and f"batch_00004.py#L{line}" not in text
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path / "moved")
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path / "moved")
 
     settings.write_text(settings.read_text("utf-8").replace("github.com/me", "github.com/you"), "utf-8")
     built(site, run_cli)
@@ -431,7 +431,7 @@ def test_the_marks_follow_repo_url_and_the_line_of_the_fixture_s_def(
         f'href="https://github.com/you/site/blob/main/articles/batch_00004.py#L{line + 2}"'
         in page.read_text("utf-8")
     )
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path / "another")
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path / "another")
 
 
 # --- the build's date and --drafts / --future: inputs like any other ------------------------------
@@ -451,10 +451,11 @@ def built_with(root: Path, run_cli: RunCli, *flags: str) -> str:
 
 
 def clean_with(root: Path, run_cli: RunCli, out: Path, *flags: str) -> dict[str, bytes]:
-    """What a build of the same input, on the same date, with the same flags gives with no cache."""
+    """What a build of the same input, on the same date, with the same flags gives with no cache
+    (its search index as what a reader finds)."""
     result = run_cli(["build", "--root", str(root), "--out", str(out), "--no-cache", *flags])
     assert result.code == 0, result.err
-    return tree(out)
+    return searchable(tree(out))
 
 
 @pytest.mark.parametrize(
@@ -471,7 +472,7 @@ def test_the_date_reaching_a_scheduled_revision_gives_what_a_clean_build_gives(
 
     assert message.startswith("built "), message
     assert f"due {DUE}" not in message
-    assert tree(scheduled / "build") == clean_with(scheduled, run_cli, tmp_path / "clean", *flags)
+    assert searchable(tree(scheduled / "build")) == clean_with(scheduled, run_cli, tmp_path / "clean", *flags)
     assert (scheduled / f"build/articles/{LATER}/index.html").is_file()
     page = f"articles/{PUBLISHED}/index.html"  # its batch shows the same on either date: kept
     assert stamps(scheduled / "build")[page] == before[page]
@@ -491,7 +492,7 @@ def test_a_date_short_of_the_next_scheduled_revision_changes_nothing(
         f"left out 1 draft and 1 scheduled revision (due {DUE}); --drafts / --future include them\n"
     )
     assert stamps(scheduled / "build") == before
-    assert tree(scheduled / "build") == clean_with(scheduled, run_cli, tmp_path / "clean")
+    assert searchable(tree(scheduled / "build")) == clean_with(scheduled, run_cli, tmp_path / "clean")
 
 
 def test_a_date_before_a_published_revision_leaves_it_out_as_a_clean_build_does(
@@ -506,7 +507,7 @@ def test_a_date_before_a_published_revision_leaves_it_out_as_a_clean_build_does(
         "left out 1 draft and 2 scheduled revisions (the next is due 2020-06-18);"
         " --drafts / --future include them\n"
     )
-    assert tree(scheduled / "build") == clean_with(scheduled, run_cli, tmp_path / "clean")
+    assert searchable(tree(scheduled / "build")) == clean_with(scheduled, run_cli, tmp_path / "clean")
     assert not (scheduled / "build/articles").exists()
 
 
@@ -520,7 +521,7 @@ def test_a_draft_made_public_gives_what_a_clean_build_gives(
     message = built_with(scheduled, run_cli)
 
     assert message.endswith(f"left out 1 scheduled revision (due {DUE}); --future includes it\n")
-    assert tree(scheduled / "build") == clean_with(scheduled, run_cli, tmp_path / "clean")
+    assert searchable(tree(scheduled / "build")) == clean_with(scheduled, run_cli, tmp_path / "clean")
     assert 'class="status' not in (scheduled / f"build/articles/{DRAFT}/index.html").read_text("utf-8")
 
 
@@ -531,9 +532,9 @@ def test_the_flags_on_and_off_each_give_what_a_clean_build_gives(
         message = built_with(scheduled, run_cli, *flags)
         expected = "nothing changed since the last build:" if number == 5 else "built "
         assert message.startswith(expected), (flags, message)
-        assert tree(scheduled / "build") == clean_with(scheduled, run_cli, tmp_path / str(number), *flags), (
-            flags
-        )
+        assert searchable(tree(scheduled / "build")) == clean_with(
+            scheduled, run_cli, tmp_path / str(number), *flags
+        ), flags
 
 
 def test_a_later_build_date_alone_rebuilds_nothing(
@@ -565,7 +566,7 @@ def test_a_site_publishing_nothing_yet_is_dated_anew_each_day(
 
     assert message.startswith("built 0 revisions"), message
     assert "<updated>2024-01-02T00:00:00Z</updated>" in (root / "build/feed.xml").read_text("utf-8")
-    assert tree(root / "build") == clean_with(root, run_cli, tmp_path / "clean")
+    assert searchable(tree(root / "build")) == clean_with(root, run_cli, tmp_path / "clean")
 
 
 def _records(root: Path) -> dict[str, object]:
@@ -594,7 +595,7 @@ def test_a_page_missing_from_the_spare_and_from_its_record_is_written_again(
     built(site, run_cli)
 
     assert (site / "build" / page).is_file(), "the page the spare had lost is not published"
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
 
 
 def test_a_build_that_did_not_stage_a_page_fails_and_leaves_the_site_as_it_was(
@@ -636,7 +637,7 @@ def test_a_file_put_into_the_spare_after_its_record_was_made_is_not_published(
 
     assert not (site / "build" / "articles" / _slug(11) / "stray.html").exists()
     assert not (site / "build" / "articles" / "stray-folder").exists()
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
 
 
 def test_the_prune_reads_only_the_folders_changed_since_the_record(
@@ -711,7 +712,7 @@ def test_a_record_an_older_version_wrote_is_a_miss_not_a_crash(
 
     built(site, run_cli)
 
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
 
 
 def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same(tmp_path: Path) -> None:
@@ -778,7 +779,7 @@ def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(
 
     built(site, run_cli)
 
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
     for entry in reshaped:  # imported again and kept anew, whole
         summary = pickle.loads(entry.read_bytes())
         assert all(hasattr(summary, f.name) for f in dataclasses.fields(summary))
@@ -890,7 +891,7 @@ def test_a_build_given_up_for_a_newer_edit_leaves_its_folders_to_the_next_build(
 
     articles = _article_folders(made)
     assert len(articles) < 5, articles  # the spare's folders were there: made again, N or more
-    assert tree(site / "build") == clean_build(site, run_cli, tmp_path)
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
 
 
 def test_building_another_folder_keeps_this_folders_spare_and_only_one_other(
@@ -920,7 +921,7 @@ def test_building_another_folder_keeps_this_folders_spare_and_only_one_other(
     monkeypatch.undo()
     articles = _article_folders(made)
     assert len(articles) < 5, articles  # from its spare: without it, N or more made again
-    assert tree(first) == clean_build(site, run_cli, tmp_path)
+    assert searchable(tree(first)) == clean_build(site, run_cli, tmp_path)
 
     build_into(third)
     first_paragraph(site, "batch_00002", "Третий. ")

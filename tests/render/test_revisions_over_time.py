@@ -29,7 +29,9 @@ from tests.support.sites import (
     RunCli,
     base_url_at,
     build_quietly,
+    searchable,
     settings_at,
+    tree,
     write_site,
 )
 
@@ -328,8 +330,8 @@ def test_the_batch_of_a_revised_article_is_kept_once_the_kernel_renders_its_page
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
-    files = sorted(p for p in folder.rglob("*") if p.is_file())
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in files}
+    """The site in ``folder``, its search index as what a reader finds."""
+    return searchable(tree(folder))
 
 
 # --- each rule, broken once ------------------------------------------------------------------

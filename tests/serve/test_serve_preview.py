@@ -8,7 +8,6 @@ bundle is the new one and the state says so.
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 import threading
@@ -34,7 +33,7 @@ from tests.serve.test_serve import (
     replace_file,
     state,
 )
-from tests.support.sites import MakeSite
+from tests.support.sites import MakeSite, searchable, tree
 
 pytestmark = pytest.mark.slow
 
@@ -118,7 +117,7 @@ def test_an_edit_shows_before_its_search_index_is_done(gated: tuple[Path, Path, 
     served = root / ".site-builder-cache" / "serve" / "site"
     with serving_here(root) as (base, said):
         page = base + ARTICLE_URL
-        bundle = {path.name: path.read_bytes() for path in (served / "pagefind").glob("pagefind-entry.json")}
+        bundle = found_pages(served)
         assert bundle, "the first build wrote no search bundle"
         assert state(base)["search_pending"] is False
         joined = get(base + "revisions.json")
@@ -132,15 +131,14 @@ def test_an_edit_shows_before_its_search_index_is_done(gated: tuple[Path, Path, 
         until("Pagefind to be started", lambda: len(runs.read_text().splitlines()) > started, said)
         now = state(base)
         assert now["search_pending"] is True and now["problems"] == [], now
-        entry = (served / "pagefind" / "pagefind-entry.json").read_bytes()
-        assert entry == bundle["pagefind-entry.json"], "the search bundle changed before Pagefind ran"
+        assert found_pages(served) == bundle, "the search index changed before Pagefind ran"
         assert not any(line.startswith("built") for line in said[2:]), said
         # The joined files are not part of the preview: the live site's until the swap.
         assert get(base + "revisions.json") == joined
 
         gate.touch()
         until("the swap", lambda: state(base)["search_pending"] is False, said)
-        assert (served / "pagefind" / "pagefind-entry.json").read_bytes() != bundle["pagefind-entry.json"]
+        assert found_pages(served) != bundle
         built = (served / ARTICLE_URL / "index.html").read_text("utf-8")
         assert built == shown, "the preview was not the page built"
         assert RELOAD.sub("", get(page)[1]) == shown
@@ -148,13 +146,16 @@ def test_an_edit_shows_before_its_search_index_is_done(gated: tuple[Path, Path, 
         assert status == 200 and "An edit that shows before its index." in now_joined
 
 
+def found_pages(served: Path) -> dict[str, bytes]:
+    """The fragment of every page the served site's search finds (its bundles' but the hidden)."""
+    return {
+        path: data for path, data in searchable(tree(served)).items() if path.startswith("pagefind/found/")
+    }
+
+
 def indexed_text(served: Path) -> str:
-    """The text of every page the served site's search bundle holds."""
-    texts = []
-    for fragment in sorted((served / "pagefind" / "fragment").iterdir()):
-        data = gzip.decompress(fragment.read_bytes())
-        texts.append(json.loads(data[data.index(b"{") :])["content"])
-    return "\n".join(texts)
+    """The text of every page the served site's search finds."""
+    return "\n".join(json.loads(data[data.index(b"{") :])["content"] for data in found_pages(served).values())
 
 
 def test_an_edit_during_the_search_index_is_built_at_once_and_indexed_last(

@@ -19,7 +19,7 @@ from types import ModuleType
 from site_builder import cli
 from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.pipeline.staging.written import Stat, stats
-from tests.support.sites import RunCli, tree
+from tests.support.sites import RunCli, searchable, tree
 
 BENCH = Path(__file__).parents[2] / "bench" / "corpus.py"
 N = 51
@@ -137,8 +137,9 @@ class CleanBuilds:
     made: dict[str, dict[str, bytes]] = field(default_factory=dict)
 
     def __call__(self, root: Path, run_cli: RunCli, folder: Path) -> dict[str, bytes]:
-        """The clean build of ``root``'s inputs (made into ``folder / "clean"`` if new)."""
+        """The clean build of ``root``'s inputs (made into ``folder / "clean"`` if new), its
+        search index as what a reader finds (:func:`~tests.support.sites.searchable`)."""
         key = inputs_digest(root)
         if key not in self.made:
-            self.made[key] = uncached_build(root, run_cli, folder / "clean")
+            self.made[key] = searchable(uncached_build(root, run_cli, folder / "clean"))
         return self.made[key]

@@ -4,7 +4,9 @@ the tests shares (the fixtures that hand them out are in ``tests/conftest.py``).
 from __future__ import annotations
 
 import contextlib
+import gzip
 import io
+import json
 import re
 import textwrap
 from collections.abc import Callable, Sequence
@@ -100,3 +102,38 @@ def tree(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
     }
+
+
+_BUNDLES = re.compile(rb"var bundles = (\[.*?\]);")
+_HIDDEN = re.compile(rb"const HIDDEN = (\[.*?\])\.map")
+
+
+def searchable(files: dict[str, bytes]) -> dict[str, bytes]:
+    """``files`` (a site as :func:`tree` reads it) with its search index as what a reader can
+    find: the fragment of every page found, by id (decompressed), hidden ones left out; the
+    files the search box loads that do not depend on the pages; nothing of how the index is cut.
+
+    A rebuild adds a delta bundle to the bundles of the last fold (``search/delta.py``), a clean
+    build indexes its shards afresh: the same pages are found, from other files. That the same
+    queries find them is for Chromium to show (``tests/browser/test_browser_search_delta.py``)."""
+    script = files.get("pagefind/site-search.js")
+    if script is None or (listed := _BUNDLES.search(script)) is None:
+        return files
+    folders = [url[url.index("/pagefind/") + 1 :].rstrip("/") for url in json.loads(listed.group(1))]
+    module = _HIDDEN.search(files.get("pagefind/merged/pagefind.js", b""))
+    hidden = [set(ids) for ids in json.loads(module.group(1))] if module else [set() for _ in folders]
+    kept = {path: data for path, data in files.items() if not path.startswith("pagefind/")}
+    for path, data in files.items():
+        name = path.removeprefix("pagefind/")
+        if path.startswith("pagefind/") and "/" not in name and not _INDEX_FILE.search(name):
+            kept[path] = data
+    for folder, gone in zip(folders, hidden, strict=True):
+        for path, data in files.items():
+            ident = path.removeprefix(f"{folder}/fragment/").removesuffix(".pf_fragment")
+            if path.startswith(f"{folder}/fragment/") and "/" not in ident and ident not in gone:
+                kept[f"pagefind/found/{ident}"] = gzip.decompress(data)
+    return kept
+
+
+_INDEX_FILE = re.compile(r"^pagefind-entry\.json$|\.pf_meta$|^site-search\.js$")
+"""Files of the first bundle's folder that depend on how the index is cut."""

@@ -25,6 +25,7 @@ import pytest
 
 from site_builder import cli
 from site_builder.pipeline.cache.store import CACHE_DIR
+from site_builder.search.delta import FOLD_PAGES
 from site_builder.search.shards import BATCHES_PER_SHARD, MAX_SHARDS
 
 DOCS = Path(__file__).parents[2] / "docs"
@@ -116,12 +117,17 @@ def test_at_least_twenty_shown_outputs_come_from_fixtures_that_run_the_tool(
 
 
 def test_the_readme_says_the_shard_size_the_code_uses() -> None:
-    """The README's figures for search shards are the constants the code splits by."""
+    """The README's figures for search shards and the delta are the constants the code uses."""
     readme = " ".join(README.read_text("utf-8").split())
     size = re.findall(r"shards \(about (\d+) batches each", readme)
     most = re.findall(r"at most (\d+) shards", readme)
+    fold = re.findall(r"the delta would hold more than (\d+) pages", readme)
     assert [int(n) for n in size] == [BATCHES_PER_SHARD]
     assert [int(n) for n in most] == [MAX_SHARDS]
+    assert [int(n) for n in fold] == [FOLD_PAGES]
+    search_page = (README.parent / "docs/articles/search.py").read_text("utf-8")
+    page = " ".join(search_page.replace('"\n', " ").split())
+    assert [int(n) for n in re.findall(r"Once it would hold more than (\d+) pages", page)] == [FOLD_PAGES]
 
 
 def test_a_docs_fixture_that_runs_pytest_says_pytest_is_missing(

@@ -29,6 +29,7 @@ from site_builder.pipeline.cache.inputs import Stamp
 from site_builder.pipeline.cache.link_memory import Links
 from site_builder.pipeline.cache.store import CacheFolder
 from site_builder.pipeline.staging.written import Written
+from site_builder.search.delta import PAGES
 
 T = TypeVar("T")
 
@@ -173,12 +174,15 @@ class Cache:
         self.store.keep_only("spare", self._spares_kept(site.spare_kept))
         self.store.put("inputs", "batches", dict(site.stamps))
 
-    def keep_bundles(self, made: Mapping[str, Path], used: Iterable[str]) -> None:
-        """Move in the search bundles this build made (by shard key) and keep only those
-        ``used``."""
+    def keep_bundles(self, made: Mapping[str, Path], used: Iterable[str], ids: Mapping[str, Path]) -> None:
+        """Move in the search bundles this build made (by shard key) and the files of their
+        pages' ids it wrote (by key: a bundle a later build may add a delta to), and keep only
+        those ``used``."""
         for key, folder in made.items():
             if self.store.move_in(folder, f"search/{key}"):
                 self.store.move_in(folder.with_name(f"{key}.hashes"), f"search/{key}.hashes")
+        for key, file in ids.items():
+            self.store.move_in(file, f"search/{key}.{PAGES}")
         self.store.keep_only("search", set(used))
 
     def keep_covers(self, covers: Mapping[str, Path | None]) -> None:
