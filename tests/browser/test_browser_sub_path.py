@@ -20,6 +20,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
 from site_builder import cli
+from site_builder.search.delta import DELTA
 from site_builder.search.shards import shard_count, shard_of
 from tests.browser.pages import (
     CHART_TEXTS_JS,
@@ -136,6 +137,50 @@ def test_search_finds_an_article_and_opens_it(browser: Browser, site: Site, shar
         page.wait_for_url(site.base.removesuffix(PREFIX) + expected)
         assert page.locator("article h1").inner_text().strip() == f"Filler {n}"
         page.wait_for_load_state("networkidle")
+        assert not watch.problems, "\n".join(watch.problems)
+
+
+@pytest.fixture(scope="module")
+def rebuilt(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The sub-path site built, then one filler article of each shard given a new word in place
+    of its own and the site built again: the search index is the shards and a delta."""
+    root = make_site(tmp_path_factory.mktemp("sub-path-delta"), "https://example.org/sub/", fillers=FILLERS)
+    assert cli.main(["build", "--root", str(root)]) == 0
+    for shard in (0, 1):
+        n = filler_of_shard(shard)
+        batch = root / f"articles/filler_{n:02d}.py"
+        batch.write_text(batch.read_text("utf-8").replace(filler_word(n), f"zyxedited{n}"), "utf-8")
+    assert cli.main(["build", "--root", str(root)]) == 0
+    out = root / "build"
+    assert (out / DELTA / "pagefind-entry.json").is_file()
+    with serving(out, mounted_at(PREFIX)) as base:
+        yield Site(out, base + PREFIX, {}, [])
+
+
+def searched(page: Page, word: str) -> list[str]:
+    """The result links the search box lists for ``word``, once it has answered."""
+    page.locator(".pagefind-ui__search-input").fill(word)
+    page.locator(".pagefind-ui__message").filter(has_text=word).wait_for(state="visible")
+    page.wait_for_load_state("networkidle")
+    return page.locator(".pagefind-ui__result-link").evaluate_all(
+        "els => els.map(a => a.getAttribute('href'))"
+    )
+
+
+@pytest.mark.parametrize("shard", [0, 1], ids=["first-shard", "merged-shard"])
+def test_after_an_edit_search_finds_the_new_words_and_not_the_old(
+    browser: Browser, rebuilt: Site, shard: int
+) -> None:
+    """Below the path, the delta's page is found by its new word, and the shard's copy of it,
+    hidden, by neither word: every request stays below ``/sub/``."""
+    n = filler_of_shard(shard)
+    with watched_page(browser, rebuilt, viewport=DESKTOP) as (page, watch):
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(urllib.parse.urlsplit(request.url).path))
+        visit(page, watch, rebuilt, "/")
+        assert searched(page, f"zyxedited{n}") == [f"{PREFIX}/articles/filler-{n:02d}/"]
+        assert any(path.startswith(f"{PREFIX}/{DELTA}/fragment/") for path in requested), requested
+        assert searched(page, filler_word(n)) == []
         assert not watch.problems, "\n".join(watch.problems)
 
 
