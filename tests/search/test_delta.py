@@ -144,3 +144,25 @@ def test_bundles_kept_without_their_pages_ids_become_a_base_at_the_next_build(si
     first_paragraph(site, "batch_00004", "Два. ")
     build(site)
     assert delta_urls(out) == holding(out, "Два.")
+
+
+def test_two_output_folders_built_by_turns_each_keep_their_base(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer runs ``serve`` and ``build`` by turns, each into its own folder: a build that
+    folds must not drop the bundles the other folder's site is made of, or that folder's next
+    rebuild has no base to add a delta to and indexes its shards again."""
+    monkeypatch.setattr(indexing, "FOLD_PAGES", 1)
+    other = tmp_path / "other"
+    build(site, "--out", str(other))  # the same shards as the first build's: taken from the cache
+    first_paragraph(site, "batch_00004", "Раз. ")
+    first_paragraph(site, "batch_00007", "Два. ")
+    build(site)  # two pages: folded, a new base for build/
+    assert not (site / "build" / DELTA).exists()
+    batch = site / "articles/batch_00007.py"
+    batch.write_text(batch.read_text("utf-8").replace("'Два. ' + ", ""), "utf-8")
+
+    build(site, "--out", str(other))  # one page from its base (batch_00004's): a delta
+    assert delta_urls(other) == holding(other, "Раз.")
+    build(site)  # and one from build/'s (batch_00007's, back as it was)
+    assert len(delta_urls(site / "build")) == 1

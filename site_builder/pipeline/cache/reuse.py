@@ -171,6 +171,9 @@ class Cache:
         self.store.put("outputs", self._record, site.written)
         self.store.put("outputs", self._record + ".links", site.links)
         self.store.put("outputs", self._record + ".superseded", site.superseded)
+        self.store.put(
+            "outputs", self._record + ".bundles", frozenset(key for key, _ in site.written.bundles.values())
+        )
         self.store.keep_only("spare", self._spares_kept(site.spare_kept))
         self.store.put("inputs", "batches", dict(site.stamps))
 
@@ -183,7 +186,9 @@ class Cache:
                 self.store.move_in(folder.with_name(f"{key}.hashes"), f"search/{key}.hashes")
         for key, file in ids.items():
             self.store.move_in(file, f"search/{key}.{PAGES}")
-        self.store.keep_only("search", set(used))
+        other = self._other_folder()  # its next rebuild adds a delta to its bundles: they stay
+        theirs = self.kept("outputs", other + ".bundles", frozenset) if other is not None else None
+        self.store.keep_only("search", set(used) | set(theirs or ()))
 
     def keep_covers(self, covers: Mapping[str, Path | None]) -> None:
         """Move in the covers this build drew (None: kept already); drop the ones unused."""
@@ -198,11 +203,20 @@ class Cache:
         its spare, that folder's next rebuild makes and links the whole site again). Never
         more: spares of folders built once must not pile up."""
         kept = {self._record} if mine else set()
+        other = self._other_folder(self.store.keys("spare"))
+        if other is not None:  # a spare with no record of its folder's site is no use: it goes
+            kept.add(other)
+        return kept
+
+    def _other_folder(self, among: Iterable[str] | None = None) -> str | None:
+        """The record name of the other output folder built last (of those ``among``; by default
+        of every folder with a record)."""
+        names = self.store.keys("outputs") if among is None else among
         others = [
             (when, name)
-            for name in self.store.keys("spare")
-            if name != self._record and (when := self.store.written_at("outputs", name)) is not None
+            for name in names
+            if name != self._record
+            and "." not in name
+            and (when := self.store.written_at("outputs", name)) is not None
         ]
-        if others:  # a spare with no record of its folder's site is no use: it goes
-            kept.add(max(others)[1])
-        return kept
+        return max(others)[1] if others else None
