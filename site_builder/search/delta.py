@@ -78,6 +78,7 @@ def _url(path: str) -> str:
 
 
 def write_ids(file: Path, ids: Mapping[str, tuple[str, str]]) -> None:
+    """Write what :func:`page_ids` found into ``file``, where :func:`read_base` reads it."""
     file.write_text(json.dumps(ids, sort_keys=True, ensure_ascii=False), "utf-8")
 
 

@@ -122,6 +122,7 @@ class Indexing:
     """The live site's base, which this build adds a delta to unless it folds (None: it folds,
     the shards indexed as :attr:`shards` says); its shards wait for :meth:`finish`."""
     delta: Shard | None = None
+    """The pages this build indexes as the delta, when it adds one to :attr:`base`."""
     hidden: dict[str, frozenset[str]] = field(default_factory=dict)
     """Base bundle's folder → the fragment ids the search box hides."""
 
