@@ -14,10 +14,10 @@ Stat = tuple[int, int, int]
 """(size, mtime in ns, inode) of a file: changes whenever the file is written or replaced."""
 
 
-def stat_of(path: Path) -> Stat | None:
+def stat_of(path: str | Path) -> Stat | None:
     """The :data:`Stat` of a file, or None when it is not one."""
     try:
-        found = path.stat()
+        found = os.stat(path)
     except OSError:
         return None
     return (found.st_size, found.st_mtime_ns, found.st_ino)
@@ -94,7 +94,11 @@ class Written:
 
     def untouched(self, target: Path, folder: str, names: tuple[str, ...]) -> bool:
         """Whether the files ``folder/NAME`` of ``target`` are the very ones this build wrote."""
-        return bool(names) and all(self.lists(target / folder / name, f"{folder}/{name}") for name in names)
+        root, files = f"{target}/{folder}/", self.files  # strings: a base bundle has thousands
+        return bool(names) and all(
+            (known := files.get(f"{folder}/{name}")) is not None and stat_of(root + name) == known
+            for name in names
+        )
 
     def contents(self) -> Contents:
         """What the record says each of its folders holds."""
