@@ -121,18 +121,18 @@ class Stage:
     def has(self, relative: str, sha: str) -> bool:
         """Make ``relative`` hold the bytes hashed ``sha`` without writing them, if it can:
         already there, or linked from the live site."""
-        path = self.folder / relative
+        path = f"{self.folder}/{relative}"  # strings: a build asks this of every page it keeps
         held = self.held
         if held is not None and held.hashes.get(relative) == sha and held.lists(path, relative):
             return True
         live = self.live
         if live is None or live.hashes.get(relative) != sha:
             return False
-        source = self.target / relative
+        source = f"{self.target}/{relative}"
         if not live.lists(source, relative):
             return False
         try:
-            link(source, path)
+            link(Path(source), Path(path))
         except OSError:
             return False
         return True

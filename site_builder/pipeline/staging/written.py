@@ -85,7 +85,7 @@ class Written:
     """Every folder of the output (``""``, ``"articles/"``, …) with its modification time then,
     None when ``files`` and these folders do not tell all it holds (see :func:`listing`)."""
 
-    def lists(self, path: Path, relative: str) -> bool:
+    def lists(self, path: str | Path, relative: str) -> bool:
         """Whether ``path`` is the very file this build left at ``relative``: one the record
         lists, with the same size, time and inode. A file the record does not list never is,
         even when it is missing too."""
