@@ -93,7 +93,7 @@ def _records(bundle: Path, hidden: frozenset[str]) -> list[dict]:
     return records
 
 
-def bundles(build: Path) -> list[str]:
+def search_bundles(build: Path) -> list[str]:
     """The bundle folders the search box loads, as ``site-search.js`` lists them."""
     script = (build / "pagefind" / "site-search.js").read_text("utf-8")
     listed = re.search(r"var bundles = (\[.*?\]);", script)
@@ -108,7 +108,7 @@ def hidden_ids(build: Path) -> dict[str, frozenset[str]]:
         return {}
     listed = re.search(r"const HIDDEN = (\[.*?\])\.map", module.read_text("utf-8"))
     ids = json.loads(listed.group(1)) if listed else []
-    return {bundle: frozenset(gone) for bundle, gone in zip(bundles(build), ids, strict=True)}
+    return {bundle: frozenset(gone) for bundle, gone in zip(search_bundles(build), ids, strict=True)}
 
 
 def found_records(build: Path) -> list[dict]:
@@ -116,7 +116,7 @@ def found_records(build: Path) -> list[dict]:
     hidden = hidden_ids(build)
     return [
         record
-        for bundle in bundles(build)
+        for bundle in search_bundles(build)
         for record in _records(build / bundle.strip("/"), hidden.get(bundle, frozenset()))
     ]
 

@@ -1,11 +1,10 @@
 """Documentation: the search index that every build writes with Pagefind, its shards, and the
 delta a rebuild adds."""
 
-import json
 import re
 from pathlib import Path
 
-from _pages_kit import edit, files_by_hash, found_records, hidden_ids, indexed_pages, page
+from _pages_kit import edit, files_by_hash, found_records, hidden_ids, indexed_pages, page, search_bundles
 from _tool import SETTINGS, article, run, site
 
 from site_builder import Source, fixture, heading, paragraph, revision, unordered_list, verified_output
@@ -15,12 +14,6 @@ NAV = """
 section = "Start here"
 pages = [["alpha", "Alpha page"], ["beta", "Beta page"]]
 """
-
-
-def _bundles(build: Path) -> list[str]:
-    """The bundle folders the search box loads, as site-search.js lists them."""
-    script = (build / "pagefind" / "site-search.js").read_text("utf-8")
-    return json.loads(re.search(r"var bundles = (\[.*?\]);", script).group(1))
 
 
 def _folder(build: Path, bundle: str) -> Path:
@@ -49,7 +42,7 @@ def search_bundle() -> dict:
         "indexedPages": sorted(indexed),
         "folders": sorted(p.name for p in (build / "pagefind").iterdir() if p.is_dir()),
         "linkedFromEveryPage": {name: (build / name).is_file() for name in linked},
-        "bundles": _bundles(build),
+        "bundles": search_bundles(build),
         "checks": {
             "built": ran.code == 0,
             "oneRecordPerArticle": len(indexed) == 2,
@@ -97,7 +90,7 @@ def shards() -> dict:
     root = site(files)
     first = run(root, "build")
     build = root / "build"
-    bundles = _bundles(build)
+    bundles = search_bundles(build)
     holder = [b for b in bundles if "/articles/page-07/" in indexed_pages(_folder(build, b))]
     before = {b: _bundle_files(build, b) for b in bundles}
     pages = {b: len(indexed_pages(_folder(build, b))) for b in bundles}
@@ -105,7 +98,7 @@ def shards() -> dict:
     edit(root / "articles/batch_07.py", "This article exists", "This edited article exists")
     second = run(root, "build")
     after = {b: _bundle_files(build, b) for b in bundles}
-    now = _bundles(build)
+    now = search_bundles(build)
     found = [record for record in found_records(build) if record["url"] == "/articles/page-07/"]
     return {
         "shardsForBatches": counts,
@@ -153,7 +146,7 @@ def corrected_article() -> dict:
     root = site(files)
     first = run(root, "build")
     build = root / "build"
-    bundles = _bundles(build)
+    bundles = search_bundles(build)
     holder = [b for b in bundles if "/articles/page-03/" in indexed_pages(_folder(build, b))]
     before = {b: _bundle_files(build, b) for b in bundles}
     (root / "articles/fix_2026_11.py").write_text(_correction("page-03", "Page 3"), "utf-8")
@@ -161,7 +154,7 @@ def corrected_article() -> dict:
     records = found_records(build)
     urls = [record["url"] for record in records]
     record = next(record for record in records if record["url"] == "/articles/page-03/")
-    now = _bundles(build)
+    now = search_bundles(build)
     return {
         "pagesOfPage03": sorted(
             p.relative_to(build).as_posix() for p in (build / "articles/page-03").rglob("*.html")

@@ -104,6 +104,11 @@ def _ids_file(kept: Path, key: str) -> str:
     return (kept / f"{key}.{PAGES}").read_text("utf-8")
 
 
+def ids_kept(kept: Path, key: str) -> bool:
+    """Whether the cache keeps the pages' ids of the bundle of ``key`` (an older version kept none)."""
+    return (kept / f"{key}.{PAGES}").is_file()
+
+
 def delta_of(base: tuple[BaseBundle, ...], current: Mapping[str, str]) -> Delta:
     """What ``current`` (output path → hash of every page to index) adds to ``base``."""
     was = {path: sha for bundle in base for path, (sha, _) in bundle.pages.items()}

@@ -14,8 +14,6 @@ shown already): the build then ends without publishing, and the next one indexes
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
 import shutil
 import subprocess
@@ -30,13 +28,15 @@ from site_builder.search.delta import (
     PAGES,
     BaseBundle,
     delta_of,
+    ids_kept,
     page_ids,
     read_base,
     write_ids,
 )
-from site_builder.search.merged import UnmergeableError, merged_files, merging_script
+from site_builder.search.merged import UnmergeableError, search_scripts
 from site_builder.search.pagefind import BUNDLE, SCRIPT, UI_FILES, start_pagefind
 from site_builder.search.shards import Shard, bundle_path, make_shard, shard_count, shard_of
+from site_builder.search.store import bundle_files, intact, write_hashes
 
 Bundle = tuple[str, tuple[str, ...]]
 """A published shard: its key and the names of its files inside its folder."""
@@ -200,7 +200,7 @@ class Indexing:
         """Take a bundle from the live site or the cache, or start indexing it."""
         if (found := self._found(shard.key)) is not None:
             self.sources[shard.key] = found
-            if shard is not self.delta and self.kept is not None and not _kept_ids(self.kept, shard.key):
+            if shard is not self.delta and self.kept is not None and not ids_kept(self.kept, shard.key):
                 self._write_ids(shard, found[0])  # made by a version that kept no ids: a base now
         else:
             self.queued.append(shard)
@@ -211,8 +211,8 @@ class Indexing:
         """Where the live site or the cache holds the bundle of ``key`` intact, and its files."""
         if (found := self.live_bundle(key)) is not None:
             return found
-        if self.kept is not None and _intact(self.kept, key):
-            return self.kept / key, tuple(_files(self.kept / key))
+        if self.kept is not None and intact(self.kept, key):
+            return self.kept / key, tuple(bundle_files(self.kept / key))
         return None
 
     def _add_delta(self, base: tuple[BaseBundle, ...]) -> None:
@@ -262,9 +262,8 @@ class Indexing:
             self.problems.append(_problem(f"pagefind failed with exit code {process.returncode}: {detail}"))
             shutil.rmtree(made, ignore_errors=True)
             return
-        names = _files(made)
-        hashes = {name: _file_hash(made / name) for name in names}
-        (self.scratch / f"{key}.hashes").write_text(json.dumps(hashes, sort_keys=True), "utf-8")
+        names = bundle_files(made)
+        write_hashes(self.scratch / f"{key}.hashes", made, names)
         shard = next((shard for shard in self.shards if shard.key == key), None)
         if shard is not None:  # not the delta: a base to be
             self._write_ids(shard, made)
@@ -305,7 +304,7 @@ class Indexing:
             return Index(problems=(_problem(f"pagefind did not write {', '.join(missing)}"),))
         try:
             hidden = [sorted(self.hidden.get(folder, ())) for folder in bundles]
-            scripts = _scripts(files, list(bundles), hidden, self.base_path)
+            scripts = search_scripts(files[f"{BUNDLE}/pagefind.js"], list(bundles), hidden, self.base_path)
         except UnmergeableError as exc:
             message = f"this Pagefind cannot merge bundles exactly ({exc}): use pagefind 1.4 or 1.5"
             return Index(problems=(_problem(message),))
@@ -336,52 +335,6 @@ class Indexing:
             process.communicate()
         self.running.clear()
         self.queued.clear()
-
-
-def _scripts(
-    files: Mapping[str, Path], bundles: list[str], hidden: list[list[str]], base_path: str
-) -> dict[str, str]:
-    """``site-search.js`` over ``bundles`` (their folders in the site), and with more than one or
-    pages to hide (``hidden``: each bundle's) the module that merges them, made from the first
-    bundle's ``pagefind.js`` in ``files``."""
-    merged = len(bundles) > 1 or any(hidden)
-    scripts = {SCRIPT: merging_script([f"/{folder}/" for folder in bundles], base_path, merged=merged)}
-    if merged:
-        scripts |= merged_files(files[f"{BUNDLE}/pagefind.js"].read_text("utf-8"), base_path, hidden)
-    return scripts
-
-
-def _files(folder: Path) -> list[str]:
-    """A bundle's files, the first bundle's included (not the other bundles inside it)."""
-    names = []
-    for path in sorted(folder.rglob("*")):
-        name = path.relative_to(folder).as_posix()
-        if path.is_file():
-            names.append(name)
-    return names
-
-
-def _file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _intact(store: Path, key: str) -> bool:
-    """Whether the store holds the bundle of ``key`` whole and unaltered."""
-    try:
-        hashes = json.loads((store / f"{key}.hashes").read_text("utf-8"))
-        folder = store / key
-        return (
-            isinstance(hashes, dict)
-            and bool(hashes)
-            and all(_file_hash(folder / name) == sha for name, sha in hashes.items())
-            and set(_files(folder)) == set(hashes)
-        )
-    except (OSError, ValueError):
-        return False
-
-
-def _kept_ids(store: Path, key: str) -> bool:
-    return (store / f"{key}.{PAGES}").is_file()
 
 
 def _problem(message: str) -> Problem:

@@ -21,9 +21,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from site_builder.model.layout import under
-from site_builder.search.pagefind import BUNDLE
+from site_builder.search.pagefind import BUNDLE, SCRIPT
 
 FOLDER = f"{BUNDLE}/merged"
 """Where the module and its copy of ``pagefind.js`` are published."""
@@ -62,6 +63,19 @@ def merged_files(pagefind_js: str, base_path: str, hidden: Sequence[Sequence[str
     }
     module = re.sub("BASE_PATH|HIDDEN_IDS", lambda match: values[match.group()], _MODULE)
     return {MODULE: module, CORE: pagefind_js + _PLAYGROUND}
+
+
+def search_scripts(
+    pagefind_js: Path, bundles: list[str], hidden: list[list[str]], base_path: str
+) -> dict[str, str]:
+    """``site-search.js`` over ``bundles`` (their folders in the site), and with more than one or
+    pages to hide (``hidden``: each bundle's) the module that merges them, made from the first
+    bundle's ``pagefind.js``; by output path."""
+    merged = len(bundles) > 1 or any(hidden)
+    scripts = {SCRIPT: merging_script([f"/{folder}/" for folder in bundles], base_path, merged=merged)}
+    if merged:
+        scripts |= merged_files(pagefind_js.read_text("utf-8"), base_path, hidden)
+    return scripts
 
 
 def merging_script(bundles: Sequence[str], base_path: str, *, merged: bool | None = None) -> str:
