@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from site_builder.cli.arguments import LOCKING, command_parser
 from site_builder.cli.printing import left_out, out, problems_as, report
@@ -31,6 +31,7 @@ from site_builder.pipeline.cache.reuse import Cache
 from site_builder.pipeline.plan import plan_build
 from site_builder.pipeline.site_lock import SiteLock
 from site_builder.runtime.collector import collection_paused
+from site_builder.runtime.exits import end_process
 from site_builder.runtime.interrupts import interruptible
 from site_builder.settings.project import Project, find_root, holds_site, table_hint
 from site_builder.settings.pyproject import PYPROJECT
@@ -46,8 +47,16 @@ STOPPED = 130
 lock): 128 + SIGINT, as a shell reports a command Ctrl-C ended."""
 
 
+def run() -> NoReturn:
+    """The ``site-builder`` command (and ``python -m site_builder``): :func:`main` on the
+    process's arguments, then the process ends with its exit code
+    (:func:`~site_builder.runtime.exits.end_process`)."""
+    end_process(main())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; return its exit code."""
+    """Run one command; return its exit code. Returns (never exits), so a program or a test
+    may call it in its own process."""
     handlers = {"validate": _validate, "verify": _verify, "build": _build, "serve": _serve}
     parser, commands = command_parser({**handlers, "revisions": _revisions, "check-sources": _check_sources})
     try:
