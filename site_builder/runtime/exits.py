@@ -6,7 +6,9 @@ changes nothing on disk or on screen, and it is a tenth of a one-batch rebuild (
 0.55 s at N = 1,000, bench/README.md). The console script skips it, as a forked worker does
 (``os._exit``), once nothing is left to finish: ``atexit`` handlers run (temporary folders,
 ``weakref.finalize``), stdout and stderr flushed, and no thread but this one running (one
-that is would be waited for, so Python's usual ending then runs instead)."""
+that is would be waited for, so Python's usual ending then runs instead). Under a profiler or
+a tracer (``python -m cProfile -m site_builder``, a debugger) Python's ending runs too: the
+profiler writes what it measured after the command returns."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ FLUSH_FAILED = 120
 
 def end_process(code: int) -> NoReturn:
     """End this process with ``code``, skipping the interpreter's teardown when that is safe."""
-    if threading.active_count() > 1:
+    if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None:
         sys.exit(code)
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
