@@ -1304,7 +1304,10 @@ commands = revision(
                     "the site has a problem",
                     "an error-level problem in an article, a template or the settings, a failing "
                     "fixture, a `verified_output` that drifted, a file of the site that cannot be "
-                    "read; nothing is written",
+                    "read; nothing is written. Also a stdout that cannot take the output: a full "
+                    "disk, said in one line, or a reader that went away "
+                    "(`site-builder revisions | head`), said nothing about, as a shell's own "
+                    "commands say nothing",
                 ],
                 [
                     "`2`",

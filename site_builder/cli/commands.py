@@ -13,6 +13,7 @@ import contextlib
 import functools
 import io
 import json
+import os
 import sys
 import tempfile
 import threading
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from site_builder.cli.arguments import LOCKING, command_parser
-from site_builder.cli.printing import left_out, out, problems_as, report
+from site_builder.cli.printing import ReaderGoneError, left_out, out, problems_as, report, to_stdout
 from site_builder.cli.shards import check_final, run_one_shard
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
 from site_builder.language.english import count
@@ -70,15 +71,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         with paused:
             # init makes a site, so it is the one command that does not read one first.
             code: int = _on_site(args) if args.site else args.handler(args)
-    except UsageError as exc:
+    except (ReaderGoneError, SiteBuilderError, KeyboardInterrupt) as exc:
+        return _ended_by(exc)
+    return code
+
+
+def _ended_by(exc: ReaderGoneError | SiteBuilderError | KeyboardInterrupt) -> int:
+    """The exit code of a command that ``exc`` ended, said on stderr if there is a word to say."""
+    if isinstance(exc, ReaderGoneError):  # `| head` read what it wanted: as SIGPIPE ends a command
+        _quiet_stdout()
+        return 1
+    if isinstance(exc, UsageError):
         print("".join(f"site-builder: {line}\n" for line in str(exc).splitlines()), end="", file=sys.stderr)
         return 2
-    except SiteBuilderError as exc:
+    if isinstance(exc, SiteBuilderError):
         print(f"site-builder: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:  # Ctrl-C: what was under way is undone already, as the shell shows
-        return STOPPED
-    return code
+    return STOPPED  # Ctrl-C: what was under way is undone already, as the shell shows
+
+
+def _quiet_stdout() -> None:
+    """stdout onto /dev/null: what is left in its buffer has no reader, and Python's last
+    flush would print a traceback about it (the way Python's documentation gives, on SIGPIPE)."""
+    with contextlib.suppress(OSError, ValueError):  # a stdout with no file (a test's capture)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _on_site(args: argparse.Namespace) -> int:
@@ -286,9 +304,9 @@ def _stream_revisions(checked: Judged) -> None:
         write_revisions(summaries, memory.write, made=made)
         out(memory.getvalue())
     else:
-        sys.stdout.flush()
-        write_revisions(summaries, buffer.write, made=made)
-        buffer.flush()
+        out(b"")  # flushed: what the text layer holds first, then the revisions straight to bytes
+        write_revisions(summaries, to_stdout(buffer.write), made=made)
+        out(b"")
 
 
 def _print_chosen_revisions(

@@ -4,11 +4,12 @@ line speaks English, every count in its plural form (``1 problem``, ``2 problems
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from site_builder.errors import Problem, errors_in
+from site_builder.errors import Problem, SiteBuilderError, errors_in
 from site_builder.language.english import count
 from site_builder.model.schedule import Omitted
 
@@ -66,17 +67,44 @@ def annotation(problem: Problem) -> str:
     )
 
 
-def _escape_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
 def out(text: str | bytes) -> None:
     """Write machine output as UTF-8 whatever the locale says."""
     data = text if isinstance(text, bytes) else text.encode("utf-8")
     buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is None:
-        sys.stdout.write(data.decode("utf-8"))
-    else:
-        sys.stdout.flush()
-        buffer.write(data)
-        buffer.flush()
+    with _writing():
+        if buffer is None:
+            sys.stdout.write(data.decode("utf-8"))
+        else:
+            sys.stdout.flush()
+            buffer.write(data)
+            buffer.flush()
+
+
+class ReaderGoneError(Exception):
+    """stdout's reader closed it before the output ended (``site-builder revisions | head``)."""
+
+
+def to_stdout(write: Callable[[bytes], object]) -> Callable[[bytes], None]:
+    """``write`` (of stdout's bytes) failing as :func:`out` fails: never with a traceback."""
+
+    def written(data: bytes) -> None:
+        with _writing():
+            write(data)
+
+    return written
+
+
+@contextlib.contextmanager
+def _writing() -> Iterator[None]:
+    """A write to stdout: a reader gone raises :class:`ReaderGoneError`; any other failure (a full
+    disk) is the command's error, in words."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise ReaderGoneError from None
+    except OSError as exc:
+        raise SiteBuilderError(f"cannot write to stdout: {exc.strerror or exc}") from None
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
