@@ -13,7 +13,6 @@ import contextlib
 import functools
 import io
 import json
-import os
 import sys
 import tempfile
 import threading
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from site_builder.cli.arguments import LOCKING, command_parser
+from site_builder.cli.endings import STOPPED, ended_by
 from site_builder.cli.printing import ReaderGoneError, left_out, out, problems_as, report, to_stdout
 from site_builder.cli.shards import check_final, run_one_shard
 from site_builder.errors import CLOSE_IDS, SiteBuilderError, UsageError, did_you_mean, errors_in
@@ -42,10 +42,6 @@ if TYPE_CHECKING:
 
 # The pipeline (Markdown, templates, workers) is imported by the commands that use it:
 # a build with nothing to do answers without it.
-
-STOPPED = 130
-"""The exit code of a command stopped by Ctrl-C (or by SIGTERM while it waited for the site's
-lock): 128 + SIGINT, as a shell reports a command Ctrl-C ended."""
 
 
 def run() -> NoReturn:
@@ -72,31 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             # init makes a site, so it is the one command that does not read one first.
             code: int = _on_site(args) if args.site else args.handler(args)
     except (ReaderGoneError, SiteBuilderError, KeyboardInterrupt) as exc:
-        return _ended_by(exc)
+        return ended_by(exc)
     return code
-
-
-def _ended_by(exc: ReaderGoneError | SiteBuilderError | KeyboardInterrupt) -> int:
-    """The exit code of a command that ``exc`` ended, said on stderr if there is a word to say."""
-    if isinstance(exc, ReaderGoneError):  # `| head` read what it wanted: as SIGPIPE ends a command
-        _quiet_stdout()
-        return 1
-    if isinstance(exc, UsageError):
-        print("".join(f"site-builder: {line}\n" for line in str(exc).splitlines()), end="", file=sys.stderr)
-        return 2
-    if isinstance(exc, SiteBuilderError):
-        print(f"site-builder: {exc}", file=sys.stderr)
-        return 1
-    return STOPPED  # Ctrl-C: what was under way is undone already, as the shell shows
-
-
-def _quiet_stdout() -> None:
-    """stdout onto /dev/null: what is left in its buffer has no reader, and Python's last
-    flush would print a traceback about it (the way Python's documentation gives, on SIGPIPE)."""
-    with contextlib.suppress(OSError, ValueError):  # a stdout with no file (a test's capture)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
 
 
 def _on_site(args: argparse.Namespace) -> int:

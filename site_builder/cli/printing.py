@@ -4,10 +4,9 @@ line speaks English, every count in its plural form (``1 problem``, ``2 problems
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from site_builder.errors import Problem, SiteBuilderError, errors_in
 from site_builder.language.english import count
@@ -71,13 +70,15 @@ def out(text: str | bytes) -> None:
     """Write machine output as UTF-8 whatever the locale says."""
     data = text if isinstance(text, bytes) else text.encode("utf-8")
     buffer = getattr(sys.stdout, "buffer", None)
-    with _writing():
+    try:
         if buffer is None:
             sys.stdout.write(data.decode("utf-8"))
         else:
             sys.stdout.flush()
             buffer.write(data)
             buffer.flush()
+    except OSError as exc:
+        raise _unwritten(exc) from None
 
 
 class ReaderGoneError(Exception):
@@ -88,22 +89,20 @@ def to_stdout(write: Callable[[bytes], object]) -> Callable[[bytes], None]:
     """``write`` (of stdout's bytes) failing as :func:`out` fails: never with a traceback."""
 
     def written(data: bytes) -> None:
-        with _writing():
+        try:
             write(data)
+        except OSError as exc:
+            raise _unwritten(exc) from None
 
     return written
 
 
-@contextlib.contextmanager
-def _writing() -> Iterator[None]:
-    """A write to stdout: a reader gone raises :class:`ReaderGoneError`; any other failure (a full
-    disk) is the command's error, in words."""
-    try:
-        yield
-    except BrokenPipeError:
-        raise ReaderGoneError from None
-    except OSError as exc:
-        raise SiteBuilderError(f"cannot write to stdout: {exc.strerror or exc}") from None
+def _unwritten(exc: OSError) -> Exception:
+    """What a failed write to stdout is to the command: its reader gone (:class:`ReaderGoneError`),
+    or any other failure (a full disk), the command's error in words."""
+    if isinstance(exc, BrokenPipeError):
+        return ReaderGoneError()
+    return SiteBuilderError(f"cannot write to stdout: {exc.strerror or exc}")
 
 
 def _escape_data(value: str) -> str:
