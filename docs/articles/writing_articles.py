@@ -793,13 +793,20 @@ revisions = [
 def helper_module() -> dict:
     """A batch importing _shared.py: one batch, one revision, the helper's paragraph in it."""
     root = site({"articles/guide.py": GUIDE_BATCH, "articles/_shared.py": SHARED_MODULE})
-    checked = run(root, "validate")
-    listed = run(root, "revisions")
+    articles = root / "articles"
+    before = sorted(p.relative_to(articles).as_posix() for p in articles.rglob("*"))
+    # Python writes bytecode beside what it imports unless PYTHONDONTWRITEBYTECODE is set
+    # (empty counts as unset): allowed here, as on most machines.
+    checked = run(root, "validate", env={"PYTHONDONTWRITEBYTECODE": ""})
+    listed = run(root, "revisions", env={"PYTHONDONTWRITEBYTECODE": ""})
     items = listed.json() if listed.code == 0 else []
+    after = sorted(p.relative_to(articles).as_posix() for p in articles.rglob("*"))
     return {
         "validate": checked.lines,
         "batches": [item["batch"] for item in items],
+        "articlesFolder": after,
         "checks": {
+            "articlesFolderAsItWas": after == before,
             "exitsWithZero": checked.code == 0 and listed.code == 0,
             "oneRevision": len(items) == 1,
             "helperParagraphInside": "comes from a helper module"
@@ -1806,7 +1813,11 @@ writing = revision(
             "them in a module of the articles folder whose name starts with `_` — `_shared.py` — "
             "and import it from a batch as `from _shared import ...`. A file whose name starts with "
             "`_` is never loaded as a batch, so it needs no `revisions`. Every file of the folder is "
-            "part of each batch's cache key, so changing a helper module rechecks the batches."
+            "part of each batch's cache key, so changing a helper module rechecks the batches. The "
+            "tool imports batches and helpers without writing Python's bytecode beside them: no "
+            "`__pycache__` folder appears among your articles, whatever `PYTHONDONTWRITEBYTECODE` "
+            "says (below, `validate` and `revisions` run with bytecode allowed, and the folder "
+            "holds the two files it held before)."
         ),
         code_block(f"# articles/_shared.py\n{SHARED_MODULE}", language="python"),
         code_block(f"# articles/guide.py\n{GUIDE_BATCH}", language="python"),
@@ -1818,6 +1829,10 @@ writing = revision(
                 ],
                 "batches": [
                     "guide",
+                ],
+                "articlesFolder": [
+                    "_shared.py",
+                    "guide.py",
                 ],
             },
         ),

@@ -158,6 +158,11 @@ def _import(path: Path, module_name: str) -> tuple[ModuleType, tuple[str, ...], 
     folder = str(path.parent)
     before = set(sys.modules)
     sys.path.append(folder)
+    # The articles folder is the author's: no __pycache__ is written into it, whatever the
+    # environment says (a command that "writes nothing" writes nothing), and an edit made
+    # within the second of the last import is never answered by its stale bytecode.
+    writes = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
     try:
         spec.loader.exec_module(module)
     except BaseException:
@@ -168,6 +173,7 @@ def _import(path: Path, module_name: str) -> tuple[ModuleType, tuple[str, ...], 
         raise
     finally:
         sys.path.remove(folder)
+        sys.dont_write_bytecode = writes
     return module, *_of_folder(sys.modules.keys() - before - {module_name}, path.parent)
 
 
