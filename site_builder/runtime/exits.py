@@ -7,8 +7,9 @@ changes nothing on disk or on screen, and it is a tenth of a one-batch rebuild (
 (``os._exit``), once nothing is left to finish: ``atexit`` handlers run (temporary folders,
 ``weakref.finalize``), stdout and stderr flushed, and no thread but this one running (one
 that is would be waited for, so Python's usual ending then runs instead). Under a profiler or
-a tracer (``python -m cProfile -m site_builder``, a debugger) Python's ending runs too: the
-profiler writes what it measured after the command returns."""
+a tracer (``python -m cProfile -m site_builder``, a debugger, coverage; on Python 3.12 and
+later, any ``sys.monitoring`` tool) Python's ending runs too: the profiler writes what it
+measured after the command returns."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ FLUSH_FAILED = 120
 
 def end_process(code: int) -> NoReturn:
     """End this process with ``code``, skipping the interpreter's teardown when that is safe."""
-    if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None:
+    if threading.active_count() > 1 or observed():
         sys.exit(code)
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
@@ -33,3 +34,13 @@ def end_process(code: int) -> NoReturn:
         except (OSError, ValueError):  # the reader went away, or the stream was closed
             code = code or FLUSH_FAILED
     os._exit(code)
+
+
+def observed() -> bool:
+    """Whether a profiler, a tracer or a debugger watches this process: through
+    ``sys.setprofile``/``sys.settrace``, or as a ``sys.monitoring`` tool (Python 3.12 and
+    later, where ``cProfile`` registers as one and ``sys.getprofile()`` stays None)."""
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        return True
+    monitoring = getattr(sys, "monitoring", None)
+    return monitoring is not None and any(monitoring.get_tool(tool) is not None for tool in range(6))

@@ -13,6 +13,9 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
+from site_builder.runtime.exits import observed
 from tests.support.sites import SITES
 
 ENDING = textwrap.dedent(
@@ -101,3 +104,28 @@ def test_a_profiler_still_writes_what_it_measured(tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stdout.startswith("site-builder ")) == (0, True), done.stderr
     assert profile.stat().st_size > 0
+
+
+class Monitoring:
+    """A stand-in for ``sys.monitoring`` (Python 3.12 and later) with the tools ``tools`` registered."""
+
+    def __init__(self, tools: dict[int, str]) -> None:
+        self.tools = tools
+
+    def get_tool(self, tool_id: int) -> str | None:
+        return self.tools.get(tool_id)
+
+
+@pytest.mark.parametrize(
+    ("tools", "watched"), [({}, False), ({2: "cProfile"}, True), ({1: "coverage.py"}, True)]
+)
+def test_a_monitoring_tool_keeps_python_s_ending(
+    monkeypatch: pytest.MonkeyPatch, tools: dict[int, str], watched: bool
+) -> None:
+    """From Python 3.12 ``cProfile`` (and coverage, a debugger) may register as a
+    ``sys.monitoring`` tool, ``sys.getprofile()`` staying None: such a tool counts as watching,
+    so the profiler still writes its file (the test above, run on 3.12 and later)."""
+    monkeypatch.setattr(sys, "getprofile", lambda: None)
+    monkeypatch.setattr(sys, "gettrace", lambda: None)
+    monkeypatch.setattr(sys, "monitoring", Monitoring(tools), raising=False)
+    assert observed() is watched

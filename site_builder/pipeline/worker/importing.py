@@ -46,10 +46,13 @@ class Watch:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
+    def ready(self) -> None:
+        """Make the folder the workers say their imports in: before the first is handed over."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+
     def start(self) -> None:
-        """Start watching (the first import is on its way); again: nothing."""
+        """Start watching (the first import is on its way, :meth:`ready` called); again: nothing."""
         if self._thread is None:
-            self.folder.mkdir(parents=True, exist_ok=True)
             thread = threading.Thread(target=self._run, daemon=True, name="site-builder-imports")
             # Kept only once started: a stop (SIGTERM to serve) landing in ``start`` leaves no
             # thread for :meth:`stop` to join unstarted, and a thread it did start ends of

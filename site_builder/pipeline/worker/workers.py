@@ -128,8 +128,12 @@ class Workers:
         if not self._prepared:
             prepare(self._job)
             self._prepared = True
-        self._watch.start()
+        self._watch.ready()
         future = self._pool.submit(load_one, path, key, self._job)
+        # Started once the pool has forked its workers (at its first task): a fork while a
+        # thread of ours runs may leave a lock held in the child (Python 3.12 warns of it). The
+        # markers date each import from its start, so a late start misses no deadline.
+        self._watch.start()
         self._futures[(path, key)] = future
         future.add_done_callback(lambda _: self._done.append((path, key)))  # from another thread
 
