@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from site_builder.check.load import forget, load_batch
+from tests.support.sites import SITES
 
-SITES = Path(__file__).parents[1] / "sites"
 HELPER = 'WORD = "harbour"\n'
 
 

@@ -47,8 +47,10 @@ class Watch:
         self._thread: threading.Thread | None = None
 
     def ready(self) -> None:
-        """Make the folder the workers say their imports in: before the first is handed over."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        """Make the folder the workers say their imports in, before the first import is handed
+        over; once watching, nothing (it is there)."""
+        if self._thread is None:
+            self.folder.mkdir(parents=True, exist_ok=True)
 
     def start(self) -> None:
         """Start watching (the first import is on its way, :meth:`ready` called); again: nothing."""
