@@ -158,17 +158,27 @@ def rebuilt(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         yield Site(out, base + PREFIX, {}, [])
 
 
+NOTHING_FOUND = "Ничего не найдено по запросу: {word}"
+"""What Pagefind's search box says in Russian (the site's language) once a search found nothing:
+the only sign that it has answered, since while it searches it lists no result either."""
+
+
 def searched(page: Page, word: str, expected: int) -> list[str]:
-    """The result links the search box lists for ``word``, once it has answered and lists
-    ``expected`` of them (or, failing that, what it lists then, for the caller to compare). Its
-    message names the word while it still searches ("Поиск по запросу: …"), before the results'
+    """The result links the search box lists for ``word``, once it has answered: with ``expected``
+    results, once it lists that many (or, failing that, what it lists then, for the caller to
+    compare); with none, once it says it found nothing (failing if it never does). Its message
+    names the word while it still searches ("Поиск по запросу: …"), before the results'
     fragments are loaded, which a loaded machine can hold back past the network's idle."""
     page.locator(".pagefind-ui__search-input").fill(word)
-    page.locator(".pagefind-ui__message").filter(has_text=word).wait_for(state="visible")
-    page.wait_for_load_state("networkidle")
+    message = page.locator(".pagefind-ui__message")
+    message.filter(has_text=word).wait_for(state="visible")
     links = page.locator(".pagefind-ui__result-link")
-    with contextlib.suppress(AssertionError):
-        expect(links).to_have_count(expected)
+    if expected == 0:
+        expect(message).to_have_text(NOTHING_FOUND.format(word=word))
+    else:
+        page.wait_for_load_state("networkidle")
+        with contextlib.suppress(AssertionError):
+            expect(links).to_have_count(expected)
     return links.evaluate_all("els => els.map(a => a.getAttribute('href'))")
 
 
