@@ -14,8 +14,9 @@ import pytest
 
 from site_builder.cli.printing import report
 from site_builder.errors import Problem
-from site_builder.language.english import count
+from site_builder.language.english import agree, count
 from site_builder.language.labels import COUNTS, labels_for
+from site_builder.language.plurals import category
 from site_builder.render.items import CategoryLink, Item
 from site_builder.render.pages import environment, render_articles, render_lists
 from site_builder.render.proofs import Proof
@@ -285,6 +286,13 @@ CLI_NOUNS = {
 )
 def test_each_command_line_count_is_correct_english(noun: str, n: int, expected: str) -> None:
     assert count(n, noun) == expected
+
+
+def test_the_command_line_s_english_rule_is_cldr_s_by_babel() -> None:
+    """The command line words a count without asking Babel (``language/english.agree``): for every
+    count it prints, its form is the one Babel's English rule gives (0 to 100,000, and beyond)."""
+    counts = [*range(100_001), 10**6, 10**6 + 1, 2**31, 2**31 + 1, 10**12 + 1]
+    assert [agree(n, "one", "other") for n in counts] == [category("en", n) for n in counts]
 
 
 def test_thousands_are_grouped() -> None:
