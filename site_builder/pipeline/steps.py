@@ -179,6 +179,7 @@ def _load(run: _Build, jobs: int | None) -> Judged:
 
 def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     """Steps 6-10, and ``serve``'s preview between 7 and 8."""
+    run.indexing.all_arrived()  # the search delta is indexed while the rest is rendered
     staged = _render_rest(run, judged, copier)  # 6.
     if staged.problems:
         return Built.failed(staged.problems, judged.revisions)

@@ -125,6 +125,8 @@ class Indexing:
     """The pages this build indexes as the delta, when it adds one to :attr:`base`."""
     hidden: dict[str, frozenset[str]] = field(default_factory=dict)
     """Base bundle's folder → the fragment ids the search box hides."""
+    settled: bool = False
+    """Whether the delta (or the fold) is decided for the pages as they are now."""
 
     def start(self, batches: Sequence[str]) -> None:
         """Know the site's batches (in site order) and their shards, and the base a delta may be
@@ -162,6 +164,8 @@ class Indexing:
         if all(members.get(p) == sha for p, sha in pages.items()):
             return
         members.update(pages)
+        if self.base is not None and self.settled:  # the delta was decided without these pages
+            self._unsettle()
         old = next((shard for shard in self.shards if shard.number == number), None)
         if old is not None:
             self.shards.remove(old)
@@ -215,8 +219,26 @@ class Indexing:
             return self.kept / key, tuple(bundle_files(self.kept / key))
         return None
 
+    def all_arrived(self) -> None:
+        """Every batch's pages have arrived (none is deferred): decide the delta now, so that its
+        indexer runs while the site-wide pages are rendered and the links checked, rather than
+        after (a page amended since decides it again)."""
+        if self.base is None or self.settled or self.background or not self.shards:
+            return
+        if not any(self.waiting.values()):
+            self._add_delta(self.base)
+
+    def _unsettle(self) -> None:
+        """Undo the delta decided by :meth:`all_arrived`: :meth:`finish` decides it again."""
+        if self.delta is not None:
+            self._forget(self.delta.key)
+        self.delta = None
+        self.hidden = {}
+        self.settled = False
+
     def _add_delta(self, base: tuple[BaseBundle, ...]) -> None:
         """Every shard has arrived: index the pages the base lacks as the delta, or fold."""
+        self.settled = True
         delta = delta_of(base, {path: sha for shard in self.shards for path, sha in shard.pages.items()})
         found = {bundle.key: source for bundle in base if (source := self._found(bundle.key)) is not None}
         if len(delta.pages) > FOLD_PAGES or len(found) < len(base):
@@ -280,7 +302,7 @@ class Indexing:
     def finish(self, give_up: Callable[[], bool] = never) -> Index:
         """Wait for the indexers (or until ``give_up()`` says to: they are stopped); then every
         shard's bundle, in shard order (or the base's bundles and the delta), and the script."""
-        if self.base is not None:
+        if self.base is not None and not self.settled:
             self._add_delta(self.base)
         while self.running or self.queued:
             if give_up():

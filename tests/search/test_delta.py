@@ -8,6 +8,7 @@ import contextlib
 import gzip
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,50 @@ def test_a_delta_past_its_size_is_folded_into_what_a_clean_build_makes(
     build(site)
     assert delta_urls(out) == holding(out, "Четыре.")
     assert searchable(tree(out)) == searchable(clean(site, tmp_path / "4"))
+
+
+def later_revision(site: Path, batch: str, words: str) -> Path:
+    """A batch of its own holding a later revision of the first article of ``batch``, its first
+    paragraph opening with ``words``: that article's page now shows its history, which only the
+    main process renders, once every batch has arrived."""
+    text = (site / "articles" / f"{batch}.py").read_text("utf-8")
+    start = text.index("    revision(\n", text.index("revisions = ["))
+    end = text.index("\n    ),\n", start) + len("\n    )")
+    first = text[start:end]
+    published = re.search(r"published='([^']*)',", first)
+    assert published is not None, first
+    later = first.replace(
+        published.group(0),
+        f"{published.group(0)} revised='2026-01-05', changes='Новое начало первого абзаца.',",
+        1,
+    ).replace("paragraph('", f"paragraph({words!r} '", 1)
+    path = site / "articles" / "zz_later.py"
+    path.write_text(f"{text[: text.index('revisions = [')]}revisions = [\n{later},\n]\n", "utf-8")
+    return path
+
+
+def test_a_page_rewritten_after_the_delta_was_decided_is_indexed_as_rewritten(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The delta is decided, and its indexer started, once every batch has arrived (while the
+    site-wide pages are rendered); a page the main process renders again after that (an article
+    given a later revision in another batch) decides it again, its indexer stopped."""
+    undone: list[bool] = []
+    unsettle = indexing.Indexing._unsettle
+
+    def spied(self: indexing.Indexing) -> None:
+        undone.append(self.delta is not None)
+        unsettle(self)
+
+    monkeypatch.setattr(indexing.Indexing, "_unsettle", spied)
+    out = site / "build"
+    first_paragraph(site, "batch_00007", "Пять. ")
+    later_revision(site, "batch_00004", "Шесть.")
+    build(site)
+    assert undone == [True], "the delta decided with the edited batch alone was not undone"
+    assert delta_urls(out) == sorted([*holding(out, "Пять."), *holding(out, "Шесть.")])
+    assert len(delta_urls(out)) == 2
+    assert searchable(tree(out)) == searchable(clean(site, tmp_path))
 
 
 def holding(out: Path, words: str) -> list[str]:
