@@ -171,10 +171,18 @@ def _load(run: _Build, jobs: int | None) -> Judged:
         schedule=plan.schedule,
         superseded=plan.reuse.superseded() if plan.reuse is not None else frozenset(),
         common=plan.inputs.common,
+        earlier=_earlier_texts(plan),
     )
     batches = load_batches(job, plan.inputs.keys, plan.reuse, jobs, hooks, run.start)
     memo = RulesMemo.of(plan.inputs, plan.reuse)
     return judge(plan.project, batches, run=True, schedule=plan.schedule, memo=memo)
+
+
+def _earlier_texts(plan: Plan) -> dict[str, Path]:
+    """Batch name → the texts file of its last build's summary, for each batch changed alone."""
+    if plan.reuse is None:
+        return {}
+    return {path.stem: plan.reuse.texts_file(key) for path, key in plan.inputs.earlier.items()}
 
 
 def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:

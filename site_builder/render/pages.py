@@ -23,7 +23,7 @@ from site_builder.model.page_ids import RESERVED_IDS
 from site_builder.render.charts import moved, with_drawings
 from site_builder.render.compiled import kept_bytecode
 from site_builder.render.headings import add_heading_ids
-from site_builder.render.highlight import highlight_code
+from site_builder.render.highlight import Highlights, highlight_code
 from site_builder.render.history import History
 from site_builder.render.images import with_sizes
 from site_builder.render.items import CategoryLink, Item
@@ -131,10 +131,16 @@ def home_order(settings: Settings, items: Sequence[Item]) -> list[Item]:
     return sorted(ordered, key=lambda item: rank.get(item.slug, len(rank)))
 
 
-def render_articles(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
-    """The article pages of ``items``: each depends on its own revision only."""
+def render_articles(
+    env: jinja2.Environment, settings: Settings, items: Sequence[Item], highlights: Highlights | None = None
+) -> dict[str, str]:
+    """The article pages of ``items``: each depends on its own revision only (their code blocks
+    taken from, and noted in, ``highlights`` when given)."""
     chrome = Chrome(settings.labels)
-    return {article_file(item.slug): article_page(env, settings, item, chrome) for item in items}
+    return {
+        article_file(item.slug): article_page(env, settings, item, chrome, highlights=highlights)
+        for item in items
+    }
 
 
 def render_lists(env: jinja2.Environment, settings: Settings, items: Sequence[Item]) -> dict[str, str]:
@@ -183,7 +189,13 @@ def _categories(items: Sequence[Item]) -> list[tuple[CategoryLink, list[Item]]]:
 
 
 def article_page(
-    env: jinja2.Environment, settings: Settings, item: Item, chrome: Chrome, history: History | None = None
+    env: jinja2.Environment,
+    settings: Settings,
+    item: Item,
+    chrome: Chrome,
+    history: History | None = None,
+    *,
+    highlights: Highlights | None = None,
 ) -> str:
     """One article page; with ``history``, the revision it shows among its article's others
     (an earlier one's page lives at its own URL and names the latest as canonical)."""
@@ -207,7 +219,9 @@ def article_page(
         "scheduled": item.scheduled,
         "history": history,
         "body": Markup(
-            focusable_regions(highlight_code(move_under(with_sizes(body, item.images), settings.base_path)))
+            focusable_regions(
+                highlight_code(move_under(with_sizes(body, item.images), settings.base_path), highlights)
+            )
         ),
     }
     return _page(

@@ -68,18 +68,42 @@ def clock_at(monkeypatch: pytest.MonkeyPatch, now: int) -> None:
     monkeypatch.setattr(freshness, "time", SimpleNamespace(time_ns=lambda: now))
 
 
-def test_a_file_changed_just_before_it_was_hashed_gets_no_stamp(
+def test_a_file_changed_just_before_it_was_hashed_gets_no_trusted_stamp(
     site: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Its stamp holds its key (for the highlighted blocks of its last summary) and no stat: the
+    next run reads it again."""
     # The clock is set from the files' own times (a ctime cannot be set), so the outcome
     # does not depend on how long writing the site took.
     modules = sorted((site / "articles").glob("batch_*.py"))
     changed = [max(p.stat().st_mtime_ns, p.stat().st_ctime_ns) for p in modules]
     assert len(changed) == 3
     clock_at(monkeypatch, min(changed) + freshness.RACY_NS)  # every change is at most RACY_NS old
-    assert hashed(site).stamps == {}
+    racy = hashed(site)
+    assert {name: stamp[:4] for name, stamp in racy.stamps.items()} == {
+        name: freshness.UNTRUSTED for name in ("batch_a.py", "batch_b.py", "batch_c.py")
+    }
+    assert {name: stamp[5] for name, stamp in racy.stamps.items()} == {p.name: racy.keys[p] for p in modules}
+    seen = reads(monkeypatch)
+    assert hashed(site, racy.stamps).keys == racy.keys
+    assert sorted(seen) == modules, "a module whose stat was not trusted was not read again"
     clock_at(monkeypatch, max(changed) + freshness.RACY_NS + 1)  # every change is older: trusted
-    assert sorted(hashed(site).stamps) == ["batch_a.py", "batch_b.py", "batch_c.py"]
+    trusted = hashed(site)
+    assert sorted(trusted.stamps) == ["batch_a.py", "batch_b.py", "batch_c.py"]
+    assert all(stamp[:4] != freshness.UNTRUSTED for stamp in trusted.stamps.values())
+
+
+def test_a_module_changed_alone_is_known_by_its_last_key(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What lets a worker take the code blocks highlighted by the last build of the batch."""
+    monkeypatch.setattr(freshness, "RACY_NS", 0)
+    first = hashed(site)
+    path = site / "articles" / "batch_b.py"
+    path.write_text(path.read_text("utf-8").replace("Текст статьи.", "Другой текст."), "utf-8")
+    second = hashed(site, first.stamps)
+    assert second.earlier == {path: first.keys[path]} != {path: second.keys[path]}
+    (site / "templates").mkdir()  # what every batch depends on changes: none changed alone
+    (site / "templates" / "extra.html").write_text("<p>extra</p>", "utf-8")
+    assert hashed(site, second.stamps).earlier == {}
 
 
 def test_an_unchanged_module_is_not_read_again(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:

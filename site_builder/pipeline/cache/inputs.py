@@ -33,6 +33,9 @@ _FORMAT = "4"
 Stamp = tuple[int, int, int, int, str, str]
 """A batch module as last hashed: (size, mtime in ns, inode, ctime in ns, what every batch
 depends on besides it, its key)."""
+UNTRUSTED = (-1, -1, -1, -1)
+"""The stat of a stamp whose module changed too shortly before it was hashed: no file has it,
+so the module is read again; the stamp says only what its key was (:attr:`Inputs.earlier`)."""
 
 RACY_NS = 2_000_000_000
 """A file changed this shortly before it was hashed may change again within one tick of the
@@ -50,7 +53,10 @@ class Inputs:
     key: str
     """Every input of the build: the batches, the assets' names, sizes and times, the output folder."""
     stamps: dict[str, Stamp] = field(default_factory=dict)
-    """For the next run: each batch module whose stat can be trusted."""
+    """For the next run: each batch module, with its stat where it can be trusted."""
+    earlier: dict[Path, str] = field(default_factory=dict)
+    """Each batch module changed alone since the last run (what every batch depends on is the
+    same): its key then, whose summary the cache may still hold."""
     assets: str = ""
     """The assets' names, sizes and times: what the site-wide rules read of the assets folder."""
 
@@ -137,6 +143,7 @@ def hash_inputs(project: Project, target: Path, known: Mapping[str, Stamp] | Non
     try:
         common = site_digest(project, paths)
         keys, stamps = _batch_keys(paths, common, known or {})
+        earlier = _earlier(keys, common, known or {})
     except OSError as exc:
         raise UnreadableInputError(_unreadable(project.root, exc)) from None
     digest = hashlib.sha256(common.encode())
@@ -145,7 +152,9 @@ def hash_inputs(project: Project, target: Path, known: Mapping[str, Stamp] | Non
     assets = _assets_digest(project.root / project.settings.assets_dir)
     digest.update(bytes.fromhex(assets))
     digest.update(str(target).encode())
-    return Inputs(common=common, keys=keys, key=digest.hexdigest(), stamps=stamps, assets=assets)
+    return Inputs(
+        common=common, keys=keys, key=digest.hexdigest(), stamps=stamps, assets=assets, earlier=earlier
+    )
 
 
 def _unreadable(root: Path, exc: OSError) -> str:
@@ -161,7 +170,8 @@ def _batch_keys(
     paths: list[Path], common: str, known: Mapping[str, Stamp]
 ) -> tuple[dict[Path, str], dict[str, Stamp]]:
     """Each batch module's cache key, and the stamps to know it by next time: a module's own
-    stamp when it was not read again, a new one when its times are not too recent to trust."""
+    stamp when it was not read again, a new one with its stat when its times are not too recent
+    to trust, else with :data:`UNTRUSTED`."""
     started = time.time_ns()
     keys: dict[Path, str] = {}
     stamps: dict[str, Stamp] = {}
@@ -172,9 +182,19 @@ def _batch_keys(
             keys[path], stamps[path.name] = entry[5], entry
             continue
         keys[path] = batch_key(common, path)
-        if stat is not None and max(stat[1], stat[3]) < started - RACY_NS:
-            stamps[path.name] = (*stat, common, keys[path])
+        trusted = stat is not None and max(stat[1], stat[3]) < started - RACY_NS
+        stamps[path.name] = (*(stat if stat is not None and trusted else UNTRUSTED), common, keys[path])
     return keys, stamps
+
+
+def _earlier(keys: dict[Path, str], common: str, known: Mapping[str, Stamp]) -> dict[Path, str]:
+    """The key at the last run of each module whose key changed while ``common`` did not."""
+    earlier: dict[Path, str] = {}
+    for path, key in keys.items():
+        entry = known.get(path.name)
+        if entry is not None and entry[4] == common and entry[5] != key:
+            earlier[path] = entry[5]
+    return earlier
 
 
 def _assets_digest(folder: Path) -> str:

@@ -124,6 +124,10 @@ class Cache:
         """The keys of the batches kept."""
         return self.store.keys("batches")
 
+    def texts_file(self, key: str) -> Path:
+        """Where the cache keeps the texts file of the batch summarized under ``key``."""
+        return self.store.folder / "batches" / f"{key}.text"
+
     def kept(self, kind: str, key: str, of: type[T]) -> T | None:
         """The value kept under ``kind``/``key`` when it is an ``of`` (a damaged or older entry
         is a miss). The cache holds values; what they are is the caller's to say."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import pickle
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from site_builder.pipeline.worker.described import described
 from site_builder.pipeline.worker.texts import Texts
 from site_builder.render.charts import Drawn
 from site_builder.render.feeds import feed_entry
+from site_builder.render.highlight import Highlights
 from site_builder.render.images import unchanged
 from site_builder.render.items import Item
 from site_builder.render.pages import environment, render_articles
@@ -190,10 +192,12 @@ def summarize(
     texts_file: Path,
     schedule: Schedule | None = None,
     superseded: frozenset[str] = frozenset(),
+    highlighted: Mapping[str, str] | None = None,
 ) -> BatchSummary:
     """Judge, describe and (with ``staging``) render one loaded batch; its long texts go
     to the file ``texts_file``. Only the revisions ``schedule`` publishes are described and
-    rendered (all of them, unmarked, without one); every one is judged."""
+    rendered (all of them, unmarked, without one); every one is judged. ``highlighted``: the
+    code blocks an earlier build of the batch highlighted (:class:`Highlights`)."""
     problems, refs = batch_problems(project.root, project.settings, batch)
     defined = dict(refs.fixtures)  # its own fixtures and the helper modules' it shows: run here
     problems += _own_fixture_problems(project.root, refs, defined, outcomes)
@@ -204,8 +208,9 @@ def summarize(
     problems += chart_problems
     listed = tuple(dataclasses.replace(item, content_html="", proofs=(), charts=()) for item in items)
     rendered = _Rendered()
+    highlights = Highlights(highlighted or {})
     if staging is not None and not problems:  # a batch with problems fails the build anyway
-        rendered = _rendered(project, items, staging, superseded)
+        rendered = _rendered(project, items, staging, superseded, highlights)
         problems = list(rendered.problems)
     # surrogatepass: a lone surrogate is a problem of the batch already, never published.
     joined_data = ",\n  ".join(fragment(d) for d in data).encode("utf-8", "surrogatepass")
@@ -215,7 +220,7 @@ def summarize(
         problems=tuple(problems),
         items=listed,
         list_key=content_hash(repr(listed).encode("utf-8", "surrogatepass")),
-        texts=Texts.write(texts_file, joined_data, rendered.entries, rendered.scans, body),
+        texts=Texts.write(texts_file, joined_data, rendered.entries, rendered.scans, body, highlights.shown),
         pages=rendered.pages,
         timings=refs.timings,
         bodies=tuple((step.slug, step.body) for step in refs.steps),
@@ -255,7 +260,9 @@ class _Rendered:
     """The template's problem, if it failed."""
 
 
-def _rendered(project: Project, items: list[Item], staging: Path, superseded: frozenset[str]) -> _Rendered:
+def _rendered(
+    project: Project, items: list[Item], staging: Path, superseded: frozenset[str], highlights: Highlights
+) -> _Rendered:
     """Step 4: the feed entries of ``items``, and the pages of those the batch renders itself
     written into ``staging`` with their hashes and scans, or the template's problem. A later
     revision's pages show its article's history, which needs every batch; so does the first
@@ -264,7 +271,7 @@ def _rendered(project: Project, items: list[Item], staging: Path, superseded: fr
     own = [item for item in items if not item.later and item.slug not in superseded]
     deferred = tuple(article_file(i.slug) for i in items if i.slug in superseded and not i.later)
     try:
-        texts = render_articles(environment(project.root), project.settings, own)
+        texts = render_articles(environment(project.root), project.settings, own, highlights)
     except jinja2.TemplateError as exc:
         return _Rendered(
             pages={}, deferred=deferred, entries=entries, problems=(template_problem(project.root, exc),)

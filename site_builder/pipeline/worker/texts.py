@@ -40,13 +40,23 @@ class Texts:
 
     @classmethod
     def write(
-        cls, path: Path, fragment: bytes, entries: Sequence[bytes], scans: dict[str, Scan], body: object
+        cls,
+        path: Path,
+        fragment: bytes,
+        entries: Sequence[bytes],
+        scans: dict[str, Scan],
+        body: object,
+        highlighted: Mapping[str, str] | None = None,
     ) -> Texts:
-        """Write the texts to ``path`` (whole, or not at all)."""
+        """Write the texts to ``path`` (whole, or not at all); after them, ``highlighted`` (the
+        batch's code blocks highlighted, for the next build of the batch: :func:`highlighted_in`)
+        and its length in the file's last 8 bytes."""
         scanned = pickle.dumps(scans, protocol=pickle.HIGHEST_PROTOCOL)
         pickled = pickle.dumps(body, protocol=pickle.HIGHEST_PROTOCOL)
+        memo = pickle.dumps(dict(highlighted or {}), protocol=pickle.HIGHEST_PROTOCOL)
+        trailer = len(memo).to_bytes(_TRAILER, "big")
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(b"".join([fragment, *entries, scanned, pickled]))
+        temporary.write_bytes(b"".join([fragment, *entries, scanned, pickled, memo, trailer]))
         os.replace(temporary, path)
         found = path.stat()
         sizes = (len(fragment), *map(len, entries), len(scanned), len(pickled))
@@ -87,6 +97,26 @@ class Texts:
                 raise OSError(f"{self.path} was replaced while the build read it")
             file.seek(sum(self.sizes[:index]))
             return file.read(self.sizes[index])
+
+
+_TRAILER = 8
+"""Bytes at the end of a texts file giving the length of the highlighted blocks before them."""
+
+
+def highlighted_in(path: Path) -> dict[str, str]:
+    """The code blocks highlighted that the texts file at ``path`` keeps at its end
+    (:meth:`Texts.write`): empty when there is no such file, or it keeps none."""
+    try:
+        with open(path, "rb") as file:
+            file.seek(-_TRAILER, os.SEEK_END)
+            size = int.from_bytes(file.read(_TRAILER), "big")
+            file.seek(-_TRAILER - size, os.SEEK_END)
+            found = pickle.loads(file.read(size))
+    except (OSError, ValueError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError):
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {key: html for key, html in found.items() if isinstance(key, str) and isinstance(html, str)}
 
 
 class Scans(Mapping[str, Scan]):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import pickle
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -32,6 +32,7 @@ from site_builder.pipeline.cache.inputs import batch_key
 from site_builder.pipeline.worker.batch import BatchSummary, summarize
 from site_builder.pipeline.worker.importing import Watch, importing
 from site_builder.pipeline.worker.pool import Pool, StartMethod
+from site_builder.pipeline.worker.texts import highlighted_in
 from site_builder.render.pages import compile_templates, environment
 from site_builder.settings.project import Project
 
@@ -76,6 +77,9 @@ class Job:
     common: str = ""
     """What every batch's cache key shares (:attr:`Inputs.common`): the keys of the batches a
     batch imports are computed with it."""
+    earlier: Mapping[str, Path] = dataclasses.field(default_factory=dict)
+    """Batch name → the texts file of its summary by the last build, when it changed alone
+    since (:attr:`Inputs.earlier`): the code blocks highlighted then are taken from there."""
 
     @property
     def imports(self) -> Path:
@@ -239,7 +243,11 @@ def load_one(path: Path, key: str, job: Job) -> Loaded:
         return Loaded(None, problem)
     outcomes = _run(batch, job) if job.run else None
     texts_file = job.scratch / f"{key}.text"
-    summary = summarize(job.project, batch, outcomes, job.staging, texts_file, job.schedule, job.superseded)
+    earlier = job.earlier.get(path.stem)
+    highlighted = highlighted_in(earlier) if earlier is not None and job.staging is not None else None
+    summary = summarize(
+        job.project, batch, outcomes, job.staging, texts_file, job.schedule, job.superseded, highlighted
+    )
     if batch.imports:
         folder = batch.path.parent
         depends = tuple((name, batch_key(job.common, folder / f"{name}.py")) for name in batch.imports)
