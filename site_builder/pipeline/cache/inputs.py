@@ -182,8 +182,8 @@ def _batch_keys(
             keys[path], stamps[path.name] = entry[5], entry
             continue
         keys[path] = batch_key(common, path)
-        trusted = stat is not None and max(stat[1], stat[3]) < started - RACY_NS
-        stamps[path.name] = (*(stat if stat is not None and trusted else UNTRUSTED), common, keys[path])
+        trusted = stat if stat is not None and max(stat[1], stat[3]) < started - RACY_NS else UNTRUSTED
+        stamps[path.name] = (*trusted, common, keys[path])
     return keys, stamps
 
 

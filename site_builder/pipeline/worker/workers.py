@@ -243,8 +243,8 @@ def load_one(path: Path, key: str, job: Job) -> Loaded:
         return Loaded(None, problem)
     outcomes = _run(batch, job) if job.run else None
     texts_file = job.scratch / f"{key}.text"
-    earlier = job.earlier.get(path.stem)
-    highlighted = highlighted_in(earlier) if earlier is not None and job.staging is not None else None
+    earlier = job.earlier.get(path.stem)  # set by a build only: the others render nothing
+    highlighted = highlighted_in(earlier) if earlier is not None else None
     summary = summarize(
         job.project, batch, outcomes, job.staging, texts_file, job.schedule, job.superseded, highlighted
     )
