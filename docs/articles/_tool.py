@@ -167,9 +167,54 @@ def session(folder: Path, *commands: Sequence[str], env: Mapping[str, str] | Non
 TIMEOUT = 110.0
 """Seconds one command may take before it is killed and the fixture fails saying so."""
 
+COMMANDS = "SITE_BUILDER_DOCS_COMMANDS"
+"""When this variable names a file (the test suite's build of the docs sets it), each command
+run here is added to it as a line of JSON: ``{"fixture": [file, function], "argv": [...]}``,
+the page's fixture it ran for (``None`` outside one) and its arguments after ``site-builder``.
+tests/whole_site/test_shell_snippets.py reads it: each command a page shows is one its next
+shown output's fixture ran, in the build that compared that output, not in a second run."""
+
+
+def _fixture() -> list[str] | None:
+    """The page fixture this process runs a command for: the outermost frame of a page's batch
+    (a file beside this one whose name has no leading ``_``), as ``[file, function]``."""
+    here = os.path.dirname(__file__)
+    found = None
+    frame: FrameType | None = sys._getframe()
+    while frame is not None:
+        folder, name = os.path.split(frame.f_code.co_filename)
+        if folder == here and not name.startswith("_"):
+            found = [name, frame.f_code.co_name]
+        frame = frame.f_back
+    return found
+
+
+def _note(argv: Sequence[str]) -> None:
+    """Add ``argv`` to the file :data:`COMMANDS` names, if it names one; in a process whose
+    guards are lifted (the file is outside the fixture's folder). One ``write`` to a file open
+    for appending: the lines of commands run at once in several processes do not mix."""
+    log = os.environ.get(COMMANDS)
+    if not log:
+        return
+    line = json.dumps({"fixture": _fixture(), "argv": list(argv)}, ensure_ascii=False) + "\n"
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line.encode("utf-8"))
+    finally:
+        os.close(fd)
+
 
 def _started(argv: list[str], env: dict[str, str], cwd: Path | None) -> Ran:
     """``python -m site_builder ARGV`` in a new process."""
+    if os.environ.get(COMMANDS):  # noted from a fork: this process's guards refuse the write
+        pid = os.fork()
+        if pid == 0:
+            try:
+                _lift_guards(os.environ)
+                _note(argv)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
     done = subprocess.run(
         [sys.executable, "-m", "site_builder", *argv],
         cwd=cwd,
@@ -228,6 +273,7 @@ def _command(
     code = 1
     try:
         _lift_guards(env)
+        _note(argv)
         os.environ.clear()
         os.environ.update(env)
         if cwd is not None:

@@ -3,20 +3,17 @@ is the ``verified_output`` of a fixture that runs the tool itself. These tests h
 that: enough pages, enough verified outputs, each backed by a fixture that calls the tool
 (its CLI through ``_tool.run`` or its helpers in-process), every one of them matching.
 
-The docs are built here, from scratch (their cache deleted first, so every fixture runs),
-into ``docs/build`` as ``site-builder build --root docs`` writes it: ``.ci/run``'s own build
-of the docs, after the tests, then finds nothing changed and runs no fixture a second time."""
+The docs are built once for the session (``docs_build``, tests/whole_site/conftest.py), from
+scratch (their cache deleted first, so every fixture runs), into ``docs/build`` as
+``site-builder build --root docs`` writes it: ``.ci/run``'s own build of the docs, after the
+tests, then finds nothing changed and runs no fixture a second time."""
 
 from __future__ import annotations
 
 import ast
-import contextlib
 import importlib
-import io
 import json
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -24,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from site_builder import cli
-from site_builder.pipeline.cache.store import CACHE_DIR
 from site_builder.search.delta import FOLD_PAGES
 from site_builder.search.shards import BATCHES_PER_SHARD, MAX_SHARDS
+from tests.support.docs_build import DocsBuild
 
 DOCS = Path(__file__).parents[2] / "docs"
 README = Path(__file__).parents[2] / "README.md"
@@ -69,31 +66,6 @@ def fixture_line(fixture: str) -> tuple[Path, int]:
     return path, line
 
 
-@pytest.fixture(scope="module")
-def built() -> list[dict[str, object]]:
-    """``site-builder build --root docs`` from scratch: every fixture of the docs run once, every
-    ``verified_output`` compared with its fixture's result (a failed fixture or a shown output
-    its fixture contradicts fails the build). Returns the docs' revisions, as JSON gives them."""
-    shutil.rmtree(DOCS / CACHE_DIR, ignore_errors=True)  # a clean build: no fixture result reused
-    # In a process of its own, as a reader runs it: each fixture and each command the docs run
-    # is a fork, and a fork of this test process (its heap grown by every test before) copies
-    # more for each of them.
-    done = subprocess.run(
-        [sys.executable, "-m", "site_builder", "build", "--root", str(DOCS)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert (DOCS / "build" / "articles" / "getting-started" / "index.html").stat().st_size > 0
-    output = io.StringIO()
-    with contextlib.redirect_stdout(output):
-        assert cli.main(["revisions", "--root", str(DOCS)]) == 0
-    revisions = json.loads(output.getvalue())
-    assert isinstance(revisions, list)
-    return revisions
-
-
 def test_the_docs_have_at_least_twelve_pages_each_linked_from_the_readme(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -106,12 +78,10 @@ def test_the_docs_have_at_least_twelve_pages_each_linked_from_the_readme(
 
 
 @pytest.mark.slow
-def test_at_least_twenty_shown_outputs_come_from_fixtures_that_run_the_tool(
-    built: list[dict[str, object]],
-) -> None:
+def test_at_least_twenty_shown_outputs_come_from_fixtures_that_run_the_tool(docs_build: DocsBuild) -> None:
     """Each fixture counted backs at least one ``verified_output`` (a revision's ``fixtures``
     are those its shown outputs name), and the build that just passed matched every one."""
-    shown = {fixture for revision in built for fixture in revision["fixtures"]}  # type: ignore[attr-defined]
+    shown = {fixture for revision in docs_build.revisions for fixture in revision["fixtures"]}  # type: ignore[attr-defined]
     running = sorted(fixture for fixture in shown if calls_the_tool(*fixture_line(fixture)))
     assert len(running) >= 20, running
 

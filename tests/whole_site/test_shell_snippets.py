@@ -5,28 +5,31 @@ A docs page shows a command, then what it printed: a ``verified_output`` whose f
 the real tool (``docs/articles/_tool.py``) on a site of its own, and the docs do not build
 unless the page shows what that run printed. So each line of an ``sh`` snippet, split as a
 shell splits it, must be a command the fixture of the next verified output on its page
-runs, with the same arguments: the fixture is called here with ``_tool`` writing down each
-command it runs. A command whose output no fixture shows (installing the tool, building the
-docs themselves) is run by the test :data:`RUN_ELSEWHERE` names, which must exist.
+runs, with the same arguments: the commands each fixture ran in the session's build of the
+docs (``docs_build``, which compared every shown output with its fixture's result), as
+``_tool`` wrote them down. A command whose output no fixture shows (installing the tool,
+building the docs themselves) is run by the test :data:`RUN_ELSEWHERE` names, which must exist.
 """
 
 from __future__ import annotations
 
 import shlex
-import sys
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
+from site_builder.authoring.model import Fixture as AuthoredFixture
+from tests.support.docs_build import DocsBuild, Fixture
 from tests.whole_site.test_snippets import REPOSITORY, SNIPPETS, Snippet
 
 RUN_ELSEWHERE = {
     ("docs/articles/getting_started.py", "~/.venvs/site-builder/bin/pip install ."): (
         "tests/starter/test_getting_started.py::test_the_install_commands_of_getting_started_install_the_tool"
     ),
-    ("docs/articles/overview.py", "site-builder build --root docs"): ("tests/whole_site/test_docs.py::built"),
+    ("docs/articles/overview.py", "site-builder build --root docs"): (
+        "tests/whole_site/conftest.py::docs_build"
+    ),
     ("README.md", ".venv/bin/python -m pytest -n auto"): (
         "tests/whole_site/test_shell_snippets.py::test_the_readme_quick_start_is_what_ci_runs"
     ),
@@ -61,25 +64,6 @@ def as_typed(argv: Sequence[str]) -> list[str]:
     return list(argv)
 
 
-def recording(monkeypatch: pytest.MonkeyPatch, folder: Path) -> list[list[str]]:
-    """What the docs' ``_tool`` runs from now on, as typed; its sites made in ``folder``."""
-    tool = sys.modules["_tool"]
-    ran: list[list[str]] = []
-
-    def recorder(real: Callable[..., object]) -> Callable[..., object]:
-        def record(argv: list[str], env: dict[str, str], cwd: Path | None, **how: object) -> object:
-            ran.append(["site-builder", *as_typed(argv)])
-            return real(argv, env, cwd, **how)
-
-        return record
-
-    for name in ("_forked", "_started"):
-        monkeypatch.setattr(tool, name, recorder(getattr(tool, name)))
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
-    monkeypatch.chdir(folder)
-    return ran
-
-
 def test_the_shell_snippets_are_all_found_and_each_is_run_somewhere() -> None:
     assert len(SHELL) >= 12  # 12 on 2026-12-04 (one of them a transcript's since 2026-12-05)
     for snippet in SHELL:
@@ -90,15 +74,19 @@ def test_the_shell_snippets_are_all_found_and_each_is_run_somewhere() -> None:
         assert f"def {name}(" in (REPOSITORY / path).read_text("utf-8"), test
 
 
+def fixture_of(snippet: Snippet) -> Fixture:
+    """The fixture that shows ``snippet``'s output, as ``_tool`` names it."""
+    assert isinstance(snippet.then, AuthoredFixture)
+    return (Path(snippet.then.site.path).name, snippet.then.function.__name__)
+
+
 @pytest.mark.parametrize(
     "snippet", [s for s in SHELL if s.then is not None and not run_elsewhere(s)], ids=lambda s: s.where
 )
 def test_each_command_shown_is_one_the_next_verified_output_s_fixture_runs(
-    snippet: Snippet, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    snippet: Snippet, docs_build: DocsBuild
 ) -> None:
-    ran = recording(monkeypatch, tmp_path)
-    assert snippet.then is not None
-    snippet.then()
+    ran = [["site-builder", *as_typed(argv)] for argv in docs_build.commands.get(fixture_of(snippet), [])]
     for command in commands(snippet.code):
         assert command in ran, (
             f"{snippet.where}: {shlex.join(command)} is not run by its fixture; it runs {ran}"
