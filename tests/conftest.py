@@ -17,6 +17,7 @@ from pygments.lexers import get_lexer_by_name
 
 import site_builder
 from site_builder import cli
+from tests.support.own_site import OwnSite, own_site_once
 from tests.support.sites import BASE_PATHS, SETTINGS, MakeSite, Result, RunCli, write_site
 
 pytest_plugins = ["pytester"]
@@ -52,6 +53,19 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     return len(os.sched_getaffinity(0)) + 1
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook, as the one above
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """The scheduler of ``-n``: the modules of
+    :data:`~tests.support.scheduling.TOGETHER` each to one worker, the other tests one at a
+    time (:class:`~tests.support.scheduling.ModulesTogether`); pytest-xdist's own when
+    ``--dist`` names another mode than ``load``, its default."""
+    if config.getvalue("dist") != "load":
+        return None
+    from tests.support.scheduling import ModulesTogether  # imports pytest-xdist
+
+    return ModulesTogether(config, log)
 
 
 LANGUAGES = ("python", "toml", "sql", "sh", "html", "json", "yaml", "xml")
@@ -91,6 +105,20 @@ def order(item: pytest.Item) -> int:
     if item.get_closest_marker("slow") is not None:
         return 0
     return 2 if "docs_build" in getattr(item, "fixturenames", ()) else 1
+
+
+@pytest.fixture(scope="session")
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of this whole run: with pytest-xdist, every worker's folder is in
+    it (where :mod:`tests.support.once` keeps what one process makes for all)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def own_site_at_root(run_folder: Path) -> OwnSite:
+    """This repository's site built from scratch at its own base URL, once for the run."""
+    return own_site_once(run_folder, "/")
 
 
 @pytest.fixture(scope="module", params=BASE_PATHS, ids=["root", "sub-dir"])

@@ -23,7 +23,6 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from site_builder import cli
 from site_builder.authoring.model import Block, Verified
 from site_builder.check.load import batch_paths, forget, load_batch
 from tests.browser.pages import (
@@ -38,6 +37,7 @@ from tests.browser.pages import (
     watch_page,
     watched_page,
 )
+from tests.support.own_site import OwnSite
 
 pytestmark = pytest.mark.browser
 
@@ -75,14 +75,9 @@ def _pages_by_type(root: Path, categories: list[str]) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    """This repository's real site, built once and served on a free port of 127.0.0.1."""
-    out = tmp_path_factory.mktemp("browser") / "site"
-    # --no-cache: the repository's .site-builder-cache/ is the developer's, and parallel
-    # test workers each build this site; none of them may read or write it.
-    argv = ["build", "--root", str(ROOT), "--out", str(out), "--no-cache"]
-    code = cli.main(argv)
-    assert code == 0, f"site-builder {' '.join(argv)} exited with {code}"
+def site(chromium: Path, own_site_at_root: OwnSite) -> Iterator[Site]:
+    """This repository's real site, built once for the run, served on a free port of 127.0.0.1."""
+    out = own_site_at_root.out
     categories = sorted(f"/categories/{p.parent.name}/" for p in (out / "categories").glob("*/index.html"))
     assert categories, "the build wrote no category page"
     pages = _pages_by_type(out, categories)

@@ -83,3 +83,17 @@ def test_no_test_module_defines_a_shared_helper_again() -> None:
     modules = [p for p in TESTS.rglob("test_*.py") if DATA.isdisjoint(p.relative_to(TESTS).parts)]
     copies = {same: name for p in modules for same, name in bodies(p).items()}
     assert sorted(f"{name} is {shared[same]}" for same, name in copies.items() if same in shared) == []
+
+
+def test_each_module_given_whole_to_one_worker_exists_and_has_module_scoped_work() -> None:
+    """:data:`tests.support.scheduling.TOGETHER` names modules that exist, each with a fixture
+    of module scope (the work it would otherwise do once in each worker), and the unit a
+    test of another module is handed out in is that test alone."""
+    from tests.support.scheduling import TOGETHER, scope
+
+    for module in TOGETHER:
+        path = TESTS.parent / module
+        assert path.is_file(), module
+        assert 'scope="module"' in path.read_text("utf-8"), f"{module}: no module-scoped fixture"
+        assert scope(f"{module}::test_x[a]") == module
+    assert scope("tests/render/test_drafts.py::test_x") == "tests/render/test_drafts.py::test_x"

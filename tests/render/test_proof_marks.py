@@ -17,6 +17,7 @@ import pytest
 from site_builder import cli
 from site_builder.render.proofs import Proof, fixture_entries, source_url
 from site_builder.settings.project import Settings
+from tests.support.own_site import OwnSite
 from tests.support.sites import RunCli
 
 BATCH = """\
@@ -252,13 +253,9 @@ def test_the_box_lists_each_fixture_once_and_counts_what_it_lists(
 
 
 def test_on_this_repository_s_site_every_box_counts_its_entries_and_its_marks(
-    tmp_path: Path, run_cli: RunCli
+    own_site_at_root: OwnSite,
 ) -> None:
-    root = Path(__file__).resolve().parents[2]
-    out = tmp_path / "site"
-    result = run_cli(["build", "--root", str(root), "--out", str(out), "--no-cache"])
-    assert result.code == 0, result.err
-    pages = sorted((out / "articles").glob("*/index.html"))
+    pages = sorted((own_site_at_root.out / "articles").glob("*/index.html"))
     assert len(pages) == 5
     for path in pages:
         text = path.read_text("utf-8")

@@ -1,16 +1,13 @@
 """The docs built once for the tests that read what that build did (tests/whole_site).
 
-pytest-xdist runs a session-scoped fixture once in each worker. The docs' build takes some
-240 commands of the tool (45 s of a worker on 2 cores), so the first worker to need it builds
-and writes down what it gave, beside the other workers' folders; a worker asking meanwhile
-waits for it (a lock on a file) and reads that. The tests that read it are collected last
+The build runs some 240 commands of the tool (45 s of a worker on 2 cores): it is made once
+for the whole run (:mod:`tests.support.once`). The tests that read it are collected last
 (tests/conftest.py) but the one that counts its fixtures, which runs first: the build is over
 long before they run, and no worker waits."""
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import io
 import json
 import os
@@ -18,11 +15,12 @@ import shutil
 import subprocess
 import sys
 from collections import defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder import cli
 from site_builder.pipeline.cache.store import CACHE_DIR
+from tests.support.once import Made, once_per_run
 
 DOCS = Path(__file__).parents[2] / "docs"
 
@@ -77,25 +75,14 @@ def build_docs(folder: Path) -> DocsBuild:
     return DocsBuild(revisions, dict(commands))
 
 
-def shared_docs_build(run: Path) -> DocsBuild:
-    """:func:`build_docs`, once for all the processes whose run folder is ``run``: the first
-    to ask builds and writes its result to ``run/docs-build/built.json``; the others wait
-    for the lock and read it."""
-    folder = run / "docs-build"
-    folder.mkdir(exist_ok=True)
-    result, failure = folder / "built.json", folder / "failed.txt"
-    with open(folder / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not result.exists() and not failure.exists():
-            try:
-                built = build_docs(folder)
-            except AssertionError as failed:  # the other workers fail with it, not build again
-                failure.write_text(str(failed), "utf-8")
-                raise
-            kept = {**asdict(built), "commands": [[list(k), v] for k, v in built.commands.items()]}
-            result.write_text(json.dumps(kept), "utf-8")
-    if failure.exists():
-        raise AssertionError(f"the docs' build failed: {failure.read_text('utf-8')}")
-    kept = json.loads(result.read_text("utf-8"))
-    commands = {(file, function): argvs for (file, function), argvs in kept["commands"]}
-    return DocsBuild(kept["revisions"], commands)
+def docs_build_once(run: Path) -> DocsBuild:
+    """:func:`build_docs`, once for all the processes whose run folder is ``run``
+    (:func:`~tests.support.once.once_per_run`)."""
+
+    def make(folder: Path) -> Made:
+        built = build_docs(folder)
+        return {"revisions": built.revisions, "commands": [[list(k), v] for k, v in built.commands.items()]}
+
+    made = once_per_run(run, "docs-build", make)
+    commands = {(file, function): argvs for (file, function), argvs in made["commands"]}
+    return DocsBuild(made["revisions"], commands)

@@ -3,12 +3,11 @@ docs built once for the whole run."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from tests.support.docs_build import DocsBuild, shared_docs_build
+from tests.support.docs_build import DocsBuild, docs_build_once
 
 
 @pytest.fixture
@@ -18,14 +17,8 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture(scope="session")
-def docs_build(tmp_path_factory: pytest.TempPathFactory) -> DocsBuild:
+def docs_build(run_folder: Path) -> DocsBuild:
     """The docs built from scratch, as ``site-builder build --root docs`` writes them into
     ``docs/build``, and what that build ran: once for the whole run, whichever of pytest-xdist's
-    workers asks first (:func:`~tests.support.docs_build.shared_docs_build`)."""
-    return shared_docs_build(run_folder(tmp_path_factory))
-
-
-def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The temporary folder of this whole run: every pytest-xdist worker's has it as parent."""
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    workers asks first (:func:`~tests.support.docs_build.docs_build_once`)."""
+    return docs_build_once(run_folder)

@@ -2,42 +2,31 @@
 the domain's root and below a path, and every URL it writes leads to a built file below that
 path (issue 32, item 5).
 
-Built from a copy, so the repository's own ``build/`` and cache are never touched. Below
+Built from a copy, so the repository's own ``build/`` and cache are never touched
+(tests/support/own_site.py). Below
 ``/sub/`` it did not build before commit 8fabba2: its revised articles' diff pages showed the
 body's images and links without the path.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
-import shutil
 from pathlib import Path
 
 import pytest
 
-from site_builder import cli
+from tests.support.own_site import own_site_once
 from tests.support.site_urls import dead_urls, every_url
-from tests.support.sites import set_base_url
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 HOST = "https://site-builder.example"
 
 
 @pytest.fixture(scope="module", params=["/", "/sub/"], ids=["root", "sub"])
-def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, str]:
-    """(base URL, output folder, what the build printed) of the site served from that base URL."""
-    base_url = HOST + str(request.param)
-    root = tmp_path_factory.mktemp("own-site")
-    for name in ("articles", "assets"):
-        shutil.copytree(REPOSITORY / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(REPOSITORY / "pyproject.toml", root / "pyproject.toml")
-    set_base_url(root, base_url)
-    messages = io.StringIO()
-    with contextlib.redirect_stderr(messages):
-        code = cli.main(["build", "--root", str(root), "--no-cache"])
-    assert code == 0, messages.getvalue()
-    return base_url, root / "build", messages.getvalue()
+def built(request: pytest.FixtureRequest, run_folder: Path) -> tuple[str, Path, str]:
+    """(base URL, output folder, what the build printed) of the site served from that base URL,
+    built once for the run (at the root, the browser tests' and the proof marks' site too)."""
+    site = own_site_once(run_folder, str(request.param))
+    return site.base_url, site.out, site.said
 
 
 def test_every_url_of_the_site_leads_to_a_built_file_below_its_path(built: tuple[str, Path, str]) -> None:
