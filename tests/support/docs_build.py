@@ -41,11 +41,12 @@ class DocsBuild:
     """Each fixture's commands, in the order it ran them: the arguments after ``site-builder``."""
 
 
-def build_docs(folder: Path) -> DocsBuild:
+def build_docs(folder: Path) -> Made:
     """``site-builder build --root docs`` from scratch (the docs' cache deleted first, so every
     fixture runs, and every ``verified_output`` is compared with its fixture's result: a failed
     fixture, or a shown output its fixture contradicts, fails the build), with each command the
-    fixtures run written down in ``folder``."""
+    fixtures run written down in ``folder``: the revisions, and the commands as ``_tool`` wrote
+    them (``{"fixture": ..., "argv": ...}``)."""
     shutil.rmtree(DOCS / CACHE_DIR, ignore_errors=True)
     log = folder / "commands.jsonl"
     # In a process of its own, as a reader runs it: each fixture and each command the docs run
@@ -66,23 +67,16 @@ def build_docs(folder: Path) -> DocsBuild:
         assert cli.main(["revisions", "--root", str(DOCS)]) == 0
     revisions = json.loads(output.getvalue())
     assert isinstance(revisions, list)
-    commands: dict[Fixture, list[list[str]]] = defaultdict(list)
-    for line in log.read_text("utf-8").splitlines():
-        ran = json.loads(line)
-        if ran["fixture"] is not None:
-            file, function = ran["fixture"]
-            commands[(file, function)].append(ran["argv"])
-    return DocsBuild(revisions, dict(commands))
+    return {"revisions": revisions, "ran": [json.loads(line) for line in log.read_text("utf-8").splitlines()]}
 
 
 def docs_build_once(run: Path) -> DocsBuild:
     """:func:`build_docs`, once for all the processes whose run folder is ``run``
-    (:func:`~tests.support.once.once_per_run`)."""
-
-    def make(folder: Path) -> Made:
-        built = build_docs(folder)
-        return {"revisions": built.revisions, "commands": [[list(k), v] for k, v in built.commands.items()]}
-
-    made = once_per_run(run, "docs-build", make)
-    commands = {(file, function): argvs for (file, function), argvs in made["commands"]}
-    return DocsBuild(made["revisions"], commands)
+    (:func:`~tests.support.once.once_per_run`), each fixture's commands gathered."""
+    made = once_per_run(run, "docs-build", build_docs)
+    commands: dict[Fixture, list[list[str]]] = defaultdict(list)
+    for ran in made["ran"]:
+        if ran["fixture"] is not None:
+            file, function = ran["fixture"]
+            commands[(file, function)].append(ran["argv"])
+    return DocsBuild(made["revisions"], dict(commands))

@@ -3,9 +3,8 @@ the domain's root and below a path, and every URL it writes leads to a built fil
 path (issue 32, item 5).
 
 Built from a copy, so the repository's own ``build/`` and cache are never touched
-(tests/support/own_site.py). Below
-``/sub/`` it did not build before commit 8fabba2: its revised articles' diff pages showed the
-body's images and links without the path.
+(tests/support/own_site.py). Below ``/sub/`` it did not build before commit 8fabba2: its
+revised articles' diff pages showed the body's images and links without the path.
 """
 
 from __future__ import annotations
@@ -16,9 +15,6 @@ import pytest
 
 from tests.support.own_site import own_site_once
 from tests.support.site_urls import dead_urls, every_url
-
-REPOSITORY = Path(__file__).resolve().parents[2]
-HOST = "https://site-builder.example"
 
 
 @pytest.fixture(scope="module", params=["/", "/sub/"], ids=["root", "sub"])
