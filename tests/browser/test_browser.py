@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -23,8 +24,12 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from site_builder.authoring.model import Block, Verified
-from site_builder.check.load import batch_paths, forget, load_batch
+from site_builder.check.claims import Claim
+from site_builder.errors import errors_in
+from site_builder.pipeline.cache.reuse import Cache
+from site_builder.pipeline.site_check import check_site
+from site_builder.pipeline.site_lock import SiteLock
+from site_builder.settings.project import Project
 from tests.browser.pages import (
     CHART_TEXTS_JS,
     DESKTOP,
@@ -396,29 +401,30 @@ TARGET_JS = """id => {
 
 
 def verified_outputs() -> dict[str, list[tuple[str, str]]]:
-    """Each article's verified outputs and charts in body order, from its batch itself: the JSON
-    the page prints (``<chart>`` for a chart, drawn) and the fixture's name (the latest revision of
-    a slug is its page)."""
+    """Each article's verified outputs and charts in body order, as validation reads them from
+    its batch: the JSON the page prints (``<chart>`` for a chart, drawn) and the fixture's name
+    (the latest revision of a slug is its page). Read as the pytest plugin reads the site: the
+    batches the repository's cache holds as they are now from it (importing the five articles
+    again costs 6 s of CPU), the others loaded, under the site's lock."""
+    project = Project.read(ROOT)
+    with tempfile.TemporaryDirectory() as scratch, SiteLock.take(ROOT, say=lambda _: None):
+        judged = check_site(
+            project, run=False, scratch=Path(scratch), schedule=None, reuse=Cache.of(ROOT, project.output())
+        )
+    assert not errors_in(judged.problems), judged.problems
     found: dict[str, list[tuple[str, str]]] = {}
-    for path in batch_paths(ROOT / "articles"):
-        batch, problem = load_batch(path, ROOT)
-        assert batch is not None, problem
-        for rev in batch.revisions:
-            found[rev.slug] = [
-                (_shown(b.verified), b.verified.fixture.name)
-                for b in rev.body
-                if isinstance(b, Block) and b.verified is not None
+    for batch in judged.summaries:
+        for slug, _ in batch.refs.slugs:
+            found[slug] = [
+                (_shown(claim), claim.fixture.partition(":")[2])
+                for claim in batch.refs.claims
+                if claim.slug == slug
             ]
-        forget(batch)
     return found
 
 
-def _shown(verified: Verified) -> str:
-    return (
-        "<chart>"
-        if verified.helper == "chart"
-        else json.dumps(verified.expected, ensure_ascii=False, indent=2)
-    )
+def _shown(claim: Claim) -> str:
+    return "<chart>" if claim.helper == "chart" else json.dumps(claim.expected, ensure_ascii=False, indent=2)
 
 
 def test_each_verified_output_has_its_mark_and_the_mark_leads_to_its_fixture(

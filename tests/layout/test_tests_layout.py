@@ -94,6 +94,38 @@ def test_each_module_given_whole_to_one_worker_exists_and_has_module_scoped_work
     for module in TOGETHER:
         path = TESTS.parent / module
         assert path.is_file(), module
-        assert 'scope="module"' in path.read_text("utf-8"), f"{module}: no module-scoped fixture"
+        assert module_scoped_work(path), (
+            f"{module}: no module-scoped fixture, of its own or used from its conftest.py"
+        )
         assert scope(f"{module}::test_x[a]") == module
-    assert scope("tests/render/test_drafts.py::test_x") == "tests/render/test_drafts.py::test_x"
+    assert scope("tests/cli/test_cli.py::test_x") == "tests/cli/test_cli.py::test_x"
+
+
+def module_scoped_work(path: Path) -> bool:
+    """Whether the test module at ``path`` defines a module-scoped fixture, or takes one its
+    folder's ``conftest.py`` defines as an argument of a test or fixture."""
+    tree = ast.parse(path.read_text("utf-8"))
+    if module_scoped_fixtures(tree):
+        return True
+    conftest = path.parent / "conftest.py"
+    if not conftest.is_file():
+        return False
+    taken = {
+        arg.arg for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) for arg in node.args.args
+    }
+    return bool(module_scoped_fixtures(ast.parse(conftest.read_text("utf-8"))) & taken)
+
+
+def module_scoped_fixtures(tree: ast.Module) -> set[str]:
+    """The functions of ``tree`` decorated with ``@pytest.fixture(scope="module", ...)``."""
+    return {
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        for decorator in node.decorator_list
+        if isinstance(decorator, ast.Call)
+        and any(
+            k.arg == "scope" and isinstance(k.value, ast.Constant) and k.value.value == "module"
+            for k in decorator.keywords
+        )
+    }
