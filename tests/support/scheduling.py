@@ -3,9 +3,10 @@ of :data:`TOGETHER`, each given whole to one worker.
 
 A module-scoped fixture runs once in each worker that runs one of its module's tests. For
 most modules that is a small site built two or three times over; for these it is a served
-site measured in Chromium, or a matrix of builds, and spreading the module over three workers
-did that work three times: ``tests/browser/test_browser.py`` alone took 188 s of CPU over
-3 workers and 77 s in one (``pytest -n 3`` and ``-n 1``, on 2 cores, 2026-12-06)."""
+site measured in Chromium, a matrix of builds, or a site (a corpus) built once for all their
+tests, and spreading the module over three workers did that work up to three times:
+``tests/browser/test_browser.py`` alone took 188 s of CPU over 3 workers and 77 s in one
+(``pytest -n 3`` and ``-n 1``, on 2 cores, 2026-12-06)."""
 
 from __future__ import annotations
 
