@@ -49,7 +49,9 @@ class Staged:
     hashes: dict[str, str] = field(default_factory=dict)
     """Output path → content hash of every generated page and file."""
     files: frozenset[str] = frozenset()
-    """Every file staged: generated ones and assets (the search index apart)."""
+    """Every file staged: generated ones and assets (the search index apart). The staging
+    folder may still hold others, left by the older site it was: the build prunes them once
+    its changed pages are shown."""
     scanned: Scans | None = None
     """The link-check scans of every page."""
     copying: tuple[Future[None], ...] = ()
@@ -101,7 +103,6 @@ def stage_rest(
     hashes |= joined
     copying = tuple(submit(step) for step in steps)
     assets = copy_assets(project.root / project.settings.assets_dir, stage.folder)
-    stage.prune(set(hashes) | assets, but="pagefind")  # what the spare held of an older site
     deferred_pages, rewritten_pages = _shard_pages(summaries, histories, hashes)
     return Staged(
         hashes=hashes,
