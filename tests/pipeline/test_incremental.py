@@ -739,6 +739,53 @@ def test_a_folder_s_entries_come_from_its_record_only_while_its_time_is_the_same
     assert contents.entries(str(out / "a" / "b"), "a/b/") == ([], [])
 
 
+def test_a_listing_takes_an_unchanged_folder_from_its_record_and_reads_a_changed_one(tmp_path: Path) -> None:
+    """The new site's record, made by ``listing`` with the spare's record at hand: a folder
+    whose time is the recorded one is taken from the record, stats included; one with a file
+    replaced or added is read again, and the result is the folder as it is."""
+    from site_builder.pipeline.staging.written import Written, listing
+
+    out = tmp_path / "out"
+    for folder in ("kept", "replaced", "grown"):
+        (out / folder).mkdir(parents=True)
+        (out / folder / "page.html").write_text(folder, encoding="utf-8")
+    files, folders = listing(out)
+    contents = Written(
+        site="site", files=files, hashes={}, revisions=0, pages=0, bundles={}, folders=folders
+    ).contents()
+    (out / "replaced" / "page.html").unlink()  # as a build writes: never in place
+    (out / "replaced" / "page.html").write_text("another", encoding="utf-8")
+    (out / "grown" / "new.html").write_text("new", encoding="utf-8")
+
+    assert listing(out, known=contents) == listing(out)
+    contents.stats["kept/page.html"] = (0, 0, 0)  # what only the record says
+    assert listing(out, known=contents)[0]["kept/page.html"] == (0, 0, 0)
+    assert listing(out, known=contents)[0]["grown/page.html"] == listing(out)[0]["grown/page.html"]
+
+
+def test_a_bundle_file_replaced_in_the_spare_is_linked_from_the_live_site_again(
+    built_site: Path, run_cli: RunCli, tmp_path: Path, clean_build: CleanBuild
+) -> None:
+    """Publishing skips the ``stat`` of a base bundle's file that the records say the spare
+    and the live site share, but only in a folder of the spare whose time says nothing was
+    replaced there since: a file replaced in the spare is linked from the live site again."""
+    site = built_site
+    first_paragraph(site, "batch_00004", "Раз. ")
+    built(site, run_cli)  # the cache keeps a spare now
+    spare = next((site / CACHE_DIR / "spare").iterdir())
+    fragment = next(p for p in sorted((spare / "pagefind" / "fragment").iterdir()))
+    live = site / "build" / fragment.relative_to(spare)
+    assert os.path.samefile(fragment, live), "the spare and the live site do not share the base bundle"
+    fragment.unlink()
+    fragment.write_bytes(b"not Pagefind's")
+    first_paragraph(site, "batch_00004", "Два. ")
+
+    built(site, run_cli)
+
+    assert (site / "build" / fragment.relative_to(spare)).read_bytes() != b"not Pagefind's"
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
+
+
 @pytest.mark.parametrize("change", [-1, 1], ids=["a-field-fewer", "a-field-more"])
 @pytest.mark.parametrize("where", ["file", "index"])
 def test_a_summary_of_another_shape_is_a_miss_the_batch_is_loaded_again(

@@ -86,7 +86,7 @@ def swap(staging: Path, target: Path, spare: Path | None = None) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Stage:
     """The staging folder of one build, and what is known of the files already in it.
 
@@ -103,6 +103,8 @@ class Stage:
     """The record of the live site."""
     held: Written | None
     """The record of what ``folder`` held when the build took it (None: nothing known)."""
+    known: Contents | None = None
+    """What ``held`` says each folder holds (made once: the prune and the new record read it)."""
 
     @classmethod
     def open(cls, target: Path, spare: Path | None, live: Written | None, held: Written | None) -> Stage:
@@ -112,11 +114,12 @@ class Stage:
         if spare is not None and spare.is_dir():
             try:
                 spare.rename(staging)
-                return cls(staging, target, live, held)
+                known = held.contents() if held is not None else None
+                return cls(folder=staging, target=target, live=live, held=held, known=known)
             except OSError:
                 _remove(spare)
         staging.mkdir(parents=True)
-        return cls(staging, target, live, None)
+        return cls(folder=staging, target=target, live=live, held=None)
 
     def has(self, relative: str, sha: str) -> bool:
         """Make ``relative`` hold the bytes hashed ``sha`` without writing them, if it can:
@@ -149,7 +152,7 @@ class Stage:
         """Remove every file not ``wanted`` (except below folder ``but``; only below folder
         ``within`` when given), then empty folders. A folder nothing was added to or taken out
         of since the held record was made is not read: the record says what it holds."""
-        known = self.held.contents() if self.held is not None else None
+        known = self.known
         if within is None:
             _prune(str(self.folder), "", wanted, but, known)
         elif os.path.isdir(self.folder / within) and not _prune(

@@ -29,14 +29,22 @@ def stats(folder: Path) -> dict[str, Stat]:
     return listing(folder, times=False)[0]
 
 
-def listing(folder: Path, *, times: bool = True) -> tuple[dict[str, Stat], dict[str, int | None]]:
+def listing(
+    folder: Path, *, times: bool = True, known: Contents | None = None
+) -> tuple[dict[str, Stat], dict[str, int | None]]:
     """Every file below ``folder`` with its :data:`Stat`; and every folder below it (``""``,
     ``"articles/"``, …) with its modification time, None for one that holds anything but
     files and folders (a symbolic link, say).
 
     A folder's time changes whenever an entry is added to it or taken out of it, and it is
     read before its entries: when it is the same later, so are they (:class:`Contents`).
-    Without ``times``, every folder's time is None."""
+    Without ``times``, every folder's time is None. With ``known`` (what an earlier listing of
+    the same folder recorded), a folder whose time is still the recorded one is not read: its
+    entries, and its files' stats, are taken from the record. A build never writes a file in
+    place (it unlinks first, which changes the folder's time), so for its own files the record's
+    stat is the file's; one changed in place by someone else keeps its recorded stat, which
+    the next build's check of that file (:meth:`Written.lists`) finds wrong: the file is written
+    again, never trusted."""
     found: dict[str, Stat] = {}
     folders: dict[str, int | None] = {}
     pending = [("", str(folder))]
@@ -44,21 +52,43 @@ def listing(folder: Path, *, times: bool = True) -> tuple[dict[str, Stat], dict[
         prefix, directory = pending.pop()
         try:
             time = os.stat(directory).st_mtime_ns if times else None
+            if time is not None and known is not None and known.times.get(prefix) == time:
+                _recorded(known, prefix, directory, found, pending)
+                folders[prefix] = time
+                continue
             entries = list(os.scandir(directory))
         except OSError:
             continue
-        plain = True
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                pending.append((f"{prefix}{entry.name}/", entry.path))
-                continue
-            if not entry.is_file(follow_symlinks=False):
-                plain = False
-            if entry.is_file():
-                known = entry.stat()
-                found[prefix + entry.name] = (known.st_size, known.st_mtime_ns, known.st_ino)
-        folders[prefix] = time if plain else None
+        folders[prefix] = time if _read(prefix, entries, found, pending) else None
     return found, folders
+
+
+def _read(
+    prefix: str, entries: list[os.DirEntry[str]], found: dict[str, Stat], pending: list[tuple[str, str]]
+) -> bool:
+    """A folder's files (``entries``, as read) and their stats into ``found``, its folders into
+    ``pending``; whether it holds only files and folders."""
+    plain = True
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            pending.append((f"{prefix}{entry.name}/", entry.path))
+            continue
+        if not entry.is_file(follow_symlinks=False):
+            plain = False
+        if entry.is_file():
+            info = entry.stat()
+            found[prefix + entry.name] = (info.st_size, info.st_mtime_ns, info.st_ino)
+    return plain
+
+
+def _recorded(
+    known: Contents, prefix: str, directory: str, found: dict[str, Stat], pending: list[tuple[str, str]]
+) -> None:
+    """A folder's files as ``known`` records them, into ``found``; its folders, into ``pending``."""
+    stats = known.stats
+    for name in known.files.get(prefix, ()):
+        found[prefix + name] = stats[prefix + name]
+    pending.extend((f"{prefix}{name}/", f"{directory}/{name}") for name in known.folders.get(prefix, ()))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,7 +141,7 @@ class Written:
             if path:
                 folder, _, name = path[:-1].rpartition("/")
                 folders.setdefault(f"{folder}/" if folder else "", []).append(name)
-        return Contents(self.folders, files, folders)
+        return Contents(self.folders, files, folders, self.files)
 
     def holds(self, target: Path, site: str) -> bool:
         """Whether ``target`` is exactly what this build of these inputs wrote."""
@@ -128,16 +158,23 @@ class Contents:
     """Folder → the names of its files."""
     folders: dict[str, list[str]]
     """Folder → the names of its folders."""
+    stats: dict[str, Stat]
+    """Each file's :data:`Stat` as the record has it."""
 
     def entries(self, directory: str, relative: str) -> tuple[list[str], list[str]] | None:
         """The files and folders in ``directory`` (``relative`` in the output) from the record
         alone, when its modification time says nothing was added or taken out since; else None."""
-        time = self.times.get(relative)
-        if time is None:
-            return None
-        try:
-            if os.stat(directory).st_mtime_ns != time:
-                return None
-        except OSError:
+        if not self.unchanged(directory, relative):
             return None
         return self.files.get(relative, []), self.folders.get(relative, [])
+
+    def unchanged(self, directory: str, relative: str) -> bool:
+        """Whether ``directory`` (``relative`` in the output) has the modification time the
+        record gives it: nothing was added to it, taken out of it or renamed in it since."""
+        time = self.times.get(relative)
+        if time is None:
+            return False
+        try:
+            return os.stat(directory).st_mtime_ns == time
+        except OSError:
+            return False
