@@ -4,9 +4,7 @@ then the staging folder swapped in for the live site whole, with the record of w
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from site_builder.errors import SiteBuilderError
 from site_builder.model.schedule import Window
@@ -22,7 +20,7 @@ from site_builder.search.pagefind import UI_FILES
 def publish(stage: staging.Stage, index: Index, files: frozenset[str]) -> None:
     """The search bundles linked into the staging folder, the scripts that merge them beside them,
     and whatever else an older site left below ``pagefind/`` pruned."""
-    linked = _linked_already(stage)
+    linked = stage.linked_from_live()
     for path, source in index.files.items():
         if not linked(path, source):
             staging.link(source, stage.folder / path)
@@ -30,33 +28,6 @@ def publish(stage: staging.Stage, index: Index, files: frozenset[str]) -> None:
         staging.write_file(stage.folder, path, text.encode("utf-8"))
     kept = set(files) | set(index.files) | set(index.scripts) | UI_FILES
     stage.prune(kept, within="pagefind")  # the rest is pruned already
-
-
-def _linked_already(stage: staging.Stage) -> Callable[[str, Path], bool]:
-    """Whether the staging folder's ``path`` is already the very file ``source``, without a
-    ``stat`` of either: ``source`` is the live site's file at ``path`` (a bundle the build took
-    from the live site, which :meth:`~site_builder.pipeline.staging.folder.Stage.live_bundle`
-    found untouched), the records of both folders give it the same inode, and the staging
-    folder's folder of it has not changed since its record was made (a name is bound to
-    another file only by a link, an unlink or a rename in its folder, each of which changes the
-    folder's time). At 10,000 articles the base bundles are 10,604 files: two ``stat`` calls
-    each were 0.08 s of every edit."""
-    held, live, known = stage.held, stage.live, stage.known
-    if held is None or live is None or known is None:
-        return lambda _path, _source: False
-    target, folder = f"{stage.target}/", str(stage.folder)
-    unchanged: dict[str, bool] = {}
-
-    def linked(path: str, source: Path) -> bool:
-        was, now = held.files.get(path), live.files.get(path)
-        if was is None or now is None or was[2] != now[2] or str(source) != target + path:
-            return False
-        parent = path.rpartition("/")[0] + "/"  # a bundle's file is always below pagefind/
-        if parent not in unchanged:
-            unchanged[parent] = known.unchanged(f"{folder}/{parent}", parent)
-        return unchanged[parent]
-
-    return linked
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ import contextlib
 import os
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -147,6 +148,31 @@ class Stage:
             if known == key and last is not None and last.untouched(self.target, folder, names):
                 return self.target / folder, names
         return None
+
+    def linked_from_live(self) -> Callable[[str, Path], bool]:
+        """Whether the staging folder's ``path`` is already the very file ``source``, without a
+        ``stat`` of either: ``source`` is the live site's file at ``path`` (a bundle the build
+        took from the live site, which :meth:`live_bundle` found untouched), the records of both
+        folders give it the same inode, and its folder here has not changed since its record was
+        made (a name is bound to another file only by a link, an unlink or a rename in its
+        folder, each of which changes the folder's time). At 10,000 articles the base bundles are
+        10,604 files: two ``stat`` calls each were 0.08 s of every edit."""
+        held, live, known = self.held, self.live, self.known
+        if held is None or live is None or known is None:
+            return lambda _path, _source: False
+        target, folder = f"{self.target}/", str(self.folder)
+        unchanged: dict[str, bool] = {}
+
+        def linked(path: str, source: Path) -> bool:
+            was, now = held.files.get(path), live.files.get(path)
+            if was is None or now is None or was[2] != now[2] or str(source) != target + path:
+                return False
+            parent = path.rpartition("/")[0] + "/"  # a bundle's file is always below pagefind/
+            if parent not in unchanged:
+                unchanged[parent] = known.unchanged(f"{folder}/{parent}", parent)
+            return unchanged[parent]
+
+        return linked
 
     def prune(self, wanted: set[str], *, but: str | None = None, within: str | None = None) -> None:
         """Remove every file not ``wanted`` (except below folder ``but``; only below folder
