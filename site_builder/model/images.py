@@ -44,6 +44,7 @@ class Assets:
         self.folder = folder
         self._files: dict[str, Path | None] = {}
         self._sizes: dict[Path, Size | str] = {}
+        self._unchanged: dict[tuple[tuple[str, int, int], ...], bool] = {}
 
     def image(self, url: str) -> Path | None:
         """The file under the folder that ``url`` names, or None (see :func:`image_path`)."""
@@ -56,6 +57,17 @@ class Assets:
         if path not in self._sizes:
             self._sizes[path] = image_size(path)
         return self._sizes[path]
+
+    def unchanged(self, measured: tuple[tuple[str, int, int], ...]) -> bool:
+        """Whether every image of ``measured`` (``src`` as written, width, height) still has
+        that size; each such list answered once (at 10,000 articles showing one figure, a
+        rebuild asks it 10,000 times of the same list)."""
+        if measured not in self._unchanged:
+            self._unchanged[measured] = all(
+                (path := self.image(src)) is not None and self.size(path) == (width, height)
+                for src, width, height in measured
+            )
+        return self._unchanged[measured]
 
 
 def img_tags(page_html: str) -> list[tuple[re.Match[str], str | None]]:

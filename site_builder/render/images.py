@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from site_builder.model.images import Assets, image_path, image_size, img_tags
+from site_builder.model.images import image_path, image_size, img_tags
 
 _SIZE_ATTRIBUTE = re.compile(r"\s(?:width|height)\s*=", re.IGNORECASE)
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
@@ -29,12 +29,6 @@ def measure(assets: Path, cover: str | None, content_html: str) -> Measured:
         if isinstance(size, tuple):
             found[src] = size
     return tuple((src, width, height) for src, (width, height) in found.items())
-
-
-def unchanged(assets: Assets, measured: Measured) -> bool:
-    """Whether every image still has the size it was measured at (else its pages are stale)."""
-    paths = [(assets.image(src), (width, height)) for src, width, height in measured]
-    return all(path is not None and assets.size(path) == size for path, size in paths)
 
 
 def with_sizes(page_html: str, measured: Measured) -> str:

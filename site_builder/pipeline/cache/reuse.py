@@ -126,7 +126,12 @@ class Cache:
 
     def texts_file(self, key: str) -> Path:
         """Where the cache keeps the texts file of the batch summarized under ``key``."""
-        return self.store.folder / "batches" / f"{key}.text"
+        return Path(self.texts_name(key))
+
+    def texts_name(self, key: str) -> str:
+        """:meth:`texts_file` as a string: a build asks it of every batch it keeps, and at
+        10,000 articles making 3,333 paths was 30 ms of each edit."""
+        return f"{self.store.folder}/batches/{key}.text"
 
     def kept(self, kind: str, key: str, of: type[T]) -> T | None:
         """The value kept under ``kind``/``key`` when it is an ``of`` (a damaged or older entry

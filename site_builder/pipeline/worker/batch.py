@@ -36,7 +36,6 @@ from site_builder.pipeline.worker.texts import Texts
 from site_builder.render.charts import Drawn
 from site_builder.render.feeds import feed_entry
 from site_builder.render.highlight import Highlights
-from site_builder.render.images import unchanged
 from site_builder.render.items import Item
 from site_builder.render.pages import environment, render_articles
 from site_builder.render.proofs import Proof
@@ -174,7 +173,7 @@ class BatchSummary:
 
     def images_unchanged(self, assets: Assets) -> bool:
         """Whether every image its pages show still has the size they give it."""
-        return all(unchanged(assets, item.images) for item in self.items)
+        return all(assets.unchanged(item.images) for item in self.items)
 
     @property
     def clean(self) -> bool:

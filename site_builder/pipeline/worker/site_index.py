@@ -78,7 +78,7 @@ def _with_texts(reuse: Cache, key: str, entry: object) -> BatchSummary | None:
     index was written: then the batch's own file is the truth)."""
     if not isinstance(entry, BatchSummary):
         return None
-    texts = entry.texts.moved(reuse.texts_file(key))
+    texts = entry.texts.moved(reuse.texts_name(key))
     if texts is None:
         return None
     return entry if texts is entry.texts else dataclasses.replace(entry, texts=texts)

@@ -63,7 +63,7 @@ class Texts:
         digests = tuple(content_hash(part) for part in (fragment, *entries))
         return cls(path, sizes, (found.st_size, found.st_mtime_ns), digests)
 
-    def moved(self, path: Path) -> Texts | None:
+    def moved(self, path: str) -> Texts | None:
         """The same texts at ``path`` (these very ones when that is where they are), if the
         file there is the one written."""
         try:
@@ -72,7 +72,7 @@ class Texts:
             return None
         if (found.st_size, found.st_mtime_ns) != self.stat:
             return None
-        return self if path == self.path else dataclasses.replace(self, path=path)
+        return self if path == str(self.path) else dataclasses.replace(self, path=Path(path))
 
     def fragment(self) -> bytes:
         """The elements of ``revisions.json``, indented and joined as the array holds them."""
