@@ -7,11 +7,12 @@ links, index, swap the new site in whole and remember what it learned:
 1. load each batch in a worker, or take its kept summary (:mod:`.loading`);
 2. judge each batch on its own, 3. run its fixtures, 4. render its article pages
    into the staging folder (all in :func:`site_builder.pipeline.worker.batch.summarize`);
-5. judge the site as a whole: unique slugs, link targets, claims against outcomes;
+5. judge the site as a whole: unique slugs, link targets, claims against outcomes; the
+   pages the batches rendered can be shown now (``serve`` does: ``_show_batches``);
 6. render the rest (lists, sitemap, feed, ``revisions.json``) and stage it;
 7. check the links of every staged page (a fault there is a template's, reported at
-   the template's line: :mod:`.staged_links`); the changed files can be shown now
-   (``serve`` does: ``_preview``), then what the staging folder holds of an older site is
+   the template's line: :mod:`.staged_links`); every changed file can be shown now
+   (``_preview``), then what the staging folder holds of an older site is
    pruned; 8. finish the search index (each shard was
    started as soon as its last batch was staged, while step 1 still ran);
 9. swap the staging folder in (:mod:`.publish`); 10. remember, for the next build.
@@ -38,6 +39,7 @@ from site_builder.pipeline.plan import Plan
 from site_builder.pipeline.publish import Swapped, go_live, publish
 from site_builder.pipeline.remember import Learned, keep_given_up, remember
 from site_builder.pipeline.site_check import Judged, RulesMemo, judge
+from site_builder.pipeline.sitewide.histories import Histories
 from site_builder.pipeline.sitewide.stage import Staged, stage_rest
 from site_builder.pipeline.staged_links import LinkCheck, check_links
 from site_builder.pipeline.staging import folder as staging
@@ -187,13 +189,15 @@ def _earlier_texts(plan: Plan) -> dict[str, Path]:
 
 
 def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
-    """Steps 6-10, and ``serve``'s preview between 7 and 8."""
+    """Steps 6-10, and ``serve``'s previews before 6 and between 7 and 8."""
     run.indexing.all_arrived()  # the search delta is indexed while the rest is rendered
-    staged = _render_rest(run, judged, copier)  # 6.
+    histories = Histories.of(judged.summaries)
+    shown = _show_batches(run, histories)
+    staged = _render_rest(run, histories, copier)  # 6.
     if staged.problems:
         return Built.failed(staged.problems, judged.revisions)
     links = _check_links(run, staged)  # 7.
-    give_up = _preview(run, staged, links)
+    give_up = _preview(run, staged, links, shown)
     # What the spare held of an older site goes only now: neither the link check nor the
     # preview looks at the folder's listing, and at 10,000 articles the walk is 0.08 s of
     # every edit's wait for its page under ``serve``.
@@ -222,10 +226,25 @@ def _finish(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Built:
     )
 
 
-def _render_rest(run: _Build, judged: Judged, copier: ThreadPoolExecutor) -> Staged:
+def _show_batches(run: _Build, histories: Histories) -> bool:
+    """``serve``'s first preview, before step 6: the article pages the batches rendered that
+    the main process does not render again (those of an article with a history); whether any
+    was shown. At 10,000 articles they come 0.13 s before the rest of the site is rendered."""
+    if run.events.changed is None:
+        return False
+    pages = {path: sha for part in histories.summaries for path, sha in (part.pages or {}).items()}
+    again = {path for path, _ in histories.owners()}
+    news = changed(run.stage, pages, again, whole=False)
+    if not news:
+        return False
+    run.events.changed(news)
+    return True
+
+
+def _render_rest(run: _Build, histories: Histories, copier: ThreadPoolExecutor) -> Staged:
     """Step 6: what needs every batch rendered and staged, the joined files copied in ``copier``."""
     run.events.step("rendering")
-    return stage_rest(run.plan, judged.summaries, run.stage, copier.submit, run.jobs)
+    return stage_rest(run.plan, histories, run.stage, copier.submit, run.jobs)
 
 
 def _check_links(run: _Build, staged: Staged) -> LinkCheck:
@@ -239,16 +258,17 @@ def _check_links(run: _Build, staged: Staged) -> LinkCheck:
     return check_links(run.plan, run.stage, staged, keep=run.plan.reuse is not None)
 
 
-def _preview(run: _Build, staged: Staged, links: LinkCheck) -> Callable[[], bool]:
-    """``serve``'s preview: the changed files shown once their links hold; then whether to
-    give up waiting for the search index (a newer edit waits), else never."""
+def _preview(run: _Build, staged: Staged, links: LinkCheck, shown: bool) -> Callable[[], bool]:
+    """``serve``'s preview: every changed file shown once the links hold (``shown``: the
+    batches' pages were shown before step 6); then whether to give up waiting for the search
+    index (a newer edit waits), else never."""
     # The pages, without the joined files: revisions.json alone is 171 MB at 10,000 articles,
     # and a preview that waited for its copy, then read it, came 0.5 s later.
     if run.events.changed is None or links.problems:
         return never
     news = changed(run.stage, staged.hashes, staged.joined)
     if not news:
-        return never
+        return run.events.newer if shown else never
     run.events.changed(news)
     return run.events.newer
 

@@ -11,7 +11,9 @@ there. A path the site does not have is answered, as a host answers it, with the
 
 A rebuild's changed files are served from memory as soon as its pages are checked
 (:meth:`State.preview`), while its search index is still being made: the page shows an edit
-without waiting for Pagefind. The rest of the site, the search included, is the last good
+without waiting for Pagefind. The edited articles' pages come first, once the site is judged
+as a whole; the list pages and the rest once every link is checked (a second version, when
+they add to what was shown). The rest of the site, the search included, is the last good
 build's until the new one is swapped in; the state says ``"search_pending": true`` meanwhile.
 """
 
@@ -79,15 +81,19 @@ class State:
 
     def preview(self, files: Mapping[str, bytes | None], base_path: str) -> bool:
         """Serve a rebuild's changed files before it is done, as a new version without problems
-        (its pages passed every check); not when the rebuild moves the site to another base path
-        (then its pages wait for it). Whether shown."""
+        (its pages passed the checks so far); not when the rebuild moves the site to another
+        base path (then its pages wait for it). Whether shown. The same files shown again by
+        the same rebuild (its second preview found nothing its first had not) are no new
+        version: open pages do not reload twice."""
         with self._changed:
             if base_path != self.base_path:
                 return False
+            if self._previewed and files == self.shown:
+                return True
             self.shown = files
             self._previewed = True
             self.version += 1
-            self.problems = []  # its pages passed every check; only the search index is to come
+            self.problems = []  # its pages passed the checks so far; the search index is to come
             self._changed.notify_all()
             return True
 

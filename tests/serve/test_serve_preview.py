@@ -12,7 +12,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -186,6 +186,90 @@ def test_an_edit_during_the_search_index_is_built_at_once_and_indexed_last(
         text = indexed_text(served)
         assert "A second edit, while the first is indexed." in text
         assert "first edit, held" not in text and "words first served" not in text
+
+
+LATER_REVISION = """
+revisions.append(revision(slug="live-article", title="Live", categories=["Misc"], excerpt="Live.",
+                          published="2024-01-01", revised="2024-02-02", changes="Reworded.",
+                          body=[paragraph("The live article, said again in other words.")],
+                          sources=SRC))
+"""
+
+
+def previews(root: Path) -> tuple[list[tuple[str, dict[str, bytes | None]]], State]:
+    """Rebuild ``root`` as ``serve`` does, its events in order (each step's name, and
+    ``"shown"`` with the files each preview showed) and a server state told of each preview
+    and of the build's end, as ``serve`` tells it."""
+    from site_builder.pipeline.events import Events
+    from site_builder.pipeline.plan import plan_build
+    from site_builder.pipeline.steps import build
+
+    told: list[tuple[str, dict[str, bytes | None]]] = []
+    state = State("/")
+
+    def show(files: Mapping[str, bytes | None]) -> None:
+        told.append(("shown", dict(files)))
+        assert state.preview(files, "/")
+
+    built = build(
+        plan_build(Project.read(root)),
+        events=Events(step=lambda name: told.append((name, {})), changed=show),
+    )
+    state.update([str(problem) for problem in built.problems], "/")
+    return told, state
+
+
+def test_the_edited_pages_are_shown_before_the_rest_of_the_site_is_rendered(make_site: MakeSite) -> None:
+    """The pages a batch rendered are shown once the site is judged (before step 6), and again
+    with the rest once every link is checked: a second version only when the rest adds to them.
+    Each page shown holds the bytes the build then publishes."""
+    root = make_site({ARTICLE: live_batch("The words first served."), OTHER: OTHER_BATCH})
+    page = ARTICLE_URL + "index.html"
+    previews(root)  # the live site
+
+    replace_file(root, ARTICLE, live_batch("The words of an edit."))
+    told, state = previews(root)
+    names = [name for name, _ in told]
+    assert names.index("shown") < names.index("rendering") < names.index("shown", names.index("shown") + 1)
+    first, second = (files for name, files in told if name == "shown")
+    assert first == second and list(first) == [page]
+    assert first[page] == (root / "build" / page).read_bytes()
+    assert b"The words of an edit." in first[page]
+    assert state.version == 1  # shown once: open pages reload once
+
+    replace_file(root, ARTICLE, live_batch("The words of an edit.").replace('title="Live"', 'title="Lively"'))
+    told, state = previews(root)
+    first, second = (files for name, files in told if name == "shown")
+    assert list(first) == [page] and first.items() < second.items()
+    assert "index.html" in second and b"Lively" in (second["index.html"] or b"")
+    assert state.version == 2  # the list pages came with the second preview
+    assert all(files == (root / "build" / path).read_bytes() for path, files in second.items() if files)
+
+    # An edit of the article and its later revision in another batch, at once: the article's
+    # batch renders its page, but the page at its URL is now the later revision's, which the
+    # main process renders (step 6). The first preview leaves it out; the second has it.
+    replace_file(root, ARTICLE, live_batch("The words of a third edit."))
+    replace_file(root, OTHER, OTHER_BATCH + LATER_REVISION)
+    told, _ = previews(root)
+    shown = [files for name, files in told if name == "shown"]
+    assert all(page not in files for files in shown[:-1])
+    assert shown[-1][page] == (root / "build" / page).read_bytes()
+    assert b"said again in other words" in (shown[-1][page] or b"")
+
+    # The same edit with a list page's template that fails as it renders (step 6): the page
+    # was shown, and is taken back, as a new version of the live site with the problem over it.
+    edited = OTHER_BATCH.replace("A second batch that always builds.", "A second batch, edited.")
+    replace_file(root, OTHER, edited + LATER_REVISION)
+    (root / "templates").mkdir()
+    broken = '{% extends "base.html" %}{% block main %}{{ nothing.at_all }}{% endblock %}\n'
+    (root / "templates" / "index.html").write_text(broken, "utf-8")
+    told, state = previews(root)
+    names = [name for name, _ in told]
+    assert names.index("shown") < names.index("rendering") and names.count("shown") == 1
+    other = "articles/other-article/index.html"
+    assert b"A second batch, edited." in (told[names.index("shown")][1][other] or b"")
+    assert (state.version, state.shown) == (2, {}) and "templates/index.html" in state.problems[0]
+    assert b"A second batch, edited." not in (root / "build" / other).read_bytes()  # the live site
 
 
 def test_a_good_preview_keeps_its_version_and_a_failed_one_is_taken_back() -> None:

@@ -78,12 +78,11 @@ class Staged:
         return {path: self.hashes[path] for path in self.scanned or ()}
 
 
-def stage_rest(
-    plan: Plan, summaries: Sequence[BatchSummary], stage: Stage, submit: Submit, jobs: int = 1
-) -> Staged:
-    """Render and stage what is not an article page (covers drawn in up to ``jobs`` processes)."""
+def stage_rest(plan: Plan, histories: Histories, stage: Stage, submit: Submit, jobs: int = 1) -> Staged:
+    """Render and stage what is not an article page of a batch's own (covers drawn in up to
+    ``jobs`` processes); ``histories``: every batch, in site order, and its articles' histories."""
     project = plan.project
-    histories = Histories.of(summaries)
+    summaries = histories.summaries
     listed = histories.listed()
     items = [item for _, item in listed]
     date = site_date(items, plan.schedule.today)  # the build's date when no article gives one
