@@ -344,7 +344,17 @@ incremental_page = revision(
         verified_output(
             cache_contents,
             expected={
-                "folders": ["batches", "index", "inputs", "lists", "outputs", "rules", "search", "spare"],
+                "folders": [
+                    "batches",
+                    "index",
+                    "inputs",
+                    "joined",
+                    "lists",
+                    "outputs",
+                    "rules",
+                    "search",
+                    "spare",
+                ],
                 "keptBatches": 3,
             },
         ),
@@ -372,6 +382,12 @@ incremental_page = revision(
                     "`inputs/`",
                     "Each batch module's size, times and inode when it was last hashed.",
                     "Reading and hashing modules that did not change.",
+                ],
+                [
+                    "`joined/`",
+                    "Where each batch's part lies in the `revisions.json` the last build wrote.",
+                    "Copying every batch's part again: the parts an edit left alone are copied from "
+                    "the live `revisions.json`, a run of them at a time.",
                 ],
                 [
                     "`lists/`",

@@ -48,6 +48,8 @@ class Learned:
     pages to the main process (:meth:`Cache.superseded`)."""
     rules: RuleFindings | None = None
     """The site-wide rules' findings and what they were found under."""
+    layout: tuple[str, tuple[tuple[str, int], ...]] | None = None
+    """``revisions.json``'s hash and parts (:class:`~site_builder.pipeline.sitewide.joined.Joined`)."""
 
 
 def remember(reuse: Cache, memory: Learned) -> None:
@@ -58,6 +60,11 @@ def remember(reuse: Cache, memory: Learned) -> None:
         reuse.store.keep_only("lists", {memory.lists[0]})
     reuse.keep_bundles(memory.index.made, memory.index.used, memory.index.ids)
     reuse.keep_covers(memory.covers)
+    if memory.layout is not None:
+        sha, layout = memory.layout
+        if reuse.kept("joined", sha, tuple) is None:
+            reuse.store.put("joined", sha, layout)
+        reuse.store.keep_only("joined", {sha})
     if memory.rules is not None:
         if reuse.kept("rules", memory.rules.key, RuleFindings) != memory.rules:
             reuse.store.put("rules", memory.rules.key, memory.rules)

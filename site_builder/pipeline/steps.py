@@ -291,5 +291,6 @@ def _remember(
         covers=staged.covers,
         superseded=staged.superseded,
         rules=judged.rules,
+        layout=staged.layout,
     )
     remember(run.plan.reuse, memory)

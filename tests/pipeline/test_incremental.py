@@ -392,6 +392,46 @@ def test_joined_files_are_the_same_where_the_kernel_cannot_copy(
     assert len(calls) == N // 3 + 50  # every batch's fragment and each of the feed's 50 entries
 
 
+def _copies_into(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
+    """The source file of each ``copy_file_range`` into a file called ``name`` from now on."""
+    sources: list[str] = []
+    real = os.copy_file_range
+
+    def recorded(source: int, target: int, count: int, *args: int) -> int:
+        if os.readlink(f"/proc/self/fd/{target}").endswith(f"/{name}"):
+            sources.append(os.readlink(f"/proc/self/fd/{source}"))
+        return real(source, target, count, *args)
+
+    monkeypatch.setattr(os, "copy_file_range", recorded)
+    return sources
+
+
+def test_revisions_json_is_copied_from_the_live_site_in_ranges_unless_it_was_edited(
+    site: Path, run_cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_build: CleanBuild
+) -> None:
+    """An edit of one batch takes the runs of batches before and after it from the live
+    revisions.json (one range each), and the edited batch's part from its texts; a live file
+    that is not the one the last build wrote is never read: every part comes from the texts."""
+    live = str((site / "build" / "revisions.json").resolve())
+    built(site, run_cli)
+    first_paragraph(site, "batch_00004", "Одно новое предложение. ")
+    sources = _copies_into(monkeypatch, "revisions.json")
+    built(site, run_cli)
+    monkeypatch.undo()
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path / "first")
+    assert sources.count(live) == 2 and len(sources) == 3, sources
+
+    text = (site / "build" / "revisions.json").read_bytes()
+    with open(site / "build" / "revisions.json", "r+b") as file:  # in place: same size, same inode
+        file.write(text.replace("Одно".encode(), "Ондо".encode()))
+    first_paragraph(site, "batch_00005", "Ещё одно предложение. ")
+    sources = _copies_into(monkeypatch, "revisions.json")
+    built(site, run_cli)
+    monkeypatch.undo()
+    assert live not in sources and len(sources) == N // 3
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path / "second")
+
+
 def _def_line(root: Path, batch: str) -> int:
     lines = (root / "articles" / f"{batch}.py").read_text("utf-8").splitlines()
     return lines.index("def checksum() -> dict:") + 1

@@ -24,7 +24,7 @@ from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.pipeline.plan import Plan
 from site_builder.pipeline.sitewide.covers import stage_covers
 from site_builder.pipeline.sitewide.histories import Histories
-from site_builder.pipeline.sitewide.joined import write_joined
+from site_builder.pipeline.sitewide.joined import Layout, write_joined
 from site_builder.pipeline.staging.folder import Stage, copy_assets, write_file
 from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.texts import Scans
@@ -71,6 +71,8 @@ class Staged:
     joined: frozenset[str] = frozenset()
     """The files joined from the batches' texts (``revisions.json``, the feed): copied in
     another thread while the build goes on (``copying``)."""
+    layout: tuple[str, Layout] | None = None
+    """``revisions.json``'s hash and parts, for the next build to copy from (the cache keeps it)."""
 
     @property
     def pages(self) -> dict[str, str]:
@@ -98,9 +100,11 @@ def stage_rest(plan: Plan, histories: Histories, stage: Stage, submit: Submit, j
     if covers.problems:
         return Staged(problems=covers.problems)
     hashes |= covers.hashes
-    joined, steps = write_joined(project.settings, histories, listed, stage, date)
-    hashes |= joined
-    copying = tuple(submit(step) for step in steps)
+    reuse = plan.reuse
+    layouts = (lambda sha: reuse.kept("joined", sha, tuple)) if reuse is not None else None
+    joined = write_joined(project.settings, histories, listed, stage, date, layouts)
+    hashes |= joined.hashes
+    copying = tuple(submit(step) for step in joined.steps)
     assets = copy_assets(project.root / project.settings.assets_dir, stage.folder)
     deferred_pages, rewritten_pages = _shard_pages(summaries, histories, hashes)
     return Staged(
@@ -113,7 +117,8 @@ def stage_rest(plan: Plan, histories: Histories, stage: Stage, submit: Submit, j
         rewritten_pages=rewritten_pages,
         deferred_pages=deferred_pages,
         superseded=frozenset(histories.articles),
-        joined=frozenset(joined),
+        joined=frozenset(joined.hashes),
+        layout=joined.layout,
     )
 
 
