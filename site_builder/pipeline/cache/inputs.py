@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,8 +121,21 @@ def site_digest(project: Project, batches: Iterable[Path]) -> str:
     _tree_digest(digest, project.root / "templates")
     digest.update(b"\0articles\0")
     folder = project.articles
-    _tree_digest(digest, folder, frozenset(p.relative_to(folder).as_posix() for p in batches))
+    _tree_digest(digest, folder, frozenset(_below(folder, batches)))
     return digest.hexdigest()
+
+
+def _below(folder: Path, paths: Iterable[Path]) -> Iterator[str]:
+    """Each of ``paths`` relative to ``folder``, as a POSIX path: by their strings (3,333
+    ``relative_to`` calls were 13 ms of every plan)."""
+    prefix = f"{folder}{os.sep}"
+    for path in paths:
+        text = str(path)
+        yield (
+            text[len(prefix) :].replace(os.sep, "/")
+            if text.startswith(prefix)
+            else path.relative_to(folder).as_posix()
+        )
 
 
 def batch_key(common: str, path: Path) -> str:
