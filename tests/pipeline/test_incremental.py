@@ -392,17 +392,22 @@ def test_joined_files_are_the_same_where_the_kernel_cannot_copy(
     assert len(calls) == N // 3 + 50  # every batch's fragment and each of the feed's 50 entries
 
 
-def _copies_into(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
-    """The source file of each ``copy_file_range`` into a file called ``name`` from now on."""
+def _edited_and_built(
+    site: Path, batch: str, words: str, run_cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> list[str]:
+    """Edit ``batch``, build: the source file of each ``copy_file_range`` into revisions.json."""
+    first_paragraph(site, batch, words)
     sources: list[str] = []
     real = os.copy_file_range
 
     def recorded(source: int, target: int, count: int, *args: int) -> int:
-        if os.readlink(f"/proc/self/fd/{target}").endswith(f"/{name}"):
+        if os.readlink(f"/proc/self/fd/{target}").endswith("/revisions.json"):
             sources.append(os.readlink(f"/proc/self/fd/{source}"))
         return real(source, target, count, *args)
 
     monkeypatch.setattr(os, "copy_file_range", recorded)
+    built(site, run_cli)
+    monkeypatch.undo()
     return sources
 
 
@@ -411,25 +416,26 @@ def test_revisions_json_is_copied_from_the_live_site_in_ranges_unless_it_was_edi
 ) -> None:
     """An edit of one batch takes the runs of batches before and after it from the live
     revisions.json (one range each), and the edited batch's part from its texts; a live file
-    that is not the one the last build wrote is never read: every part comes from the texts."""
+    that is not the one the last build wrote, or a layout of another shape, is never used:
+    every part comes from the texts."""
     live = str((site / "build" / "revisions.json").resolve())
     built(site, run_cli)
-    first_paragraph(site, "batch_00004", "Одно новое предложение. ")
-    sources = _copies_into(monkeypatch, "revisions.json")
-    built(site, run_cli)
-    monkeypatch.undo()
+    sources = _edited_and_built(site, "batch_00004", "Одно новое предложение. ", run_cli, monkeypatch)
     assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path / "first")
     assert sources.count(live) == 2 and len(sources) == 3, sources
 
     text = (site / "build" / "revisions.json").read_bytes()
     with open(site / "build" / "revisions.json", "r+b") as file:  # in place: same size, same inode
         file.write(text.replace("Одно".encode(), "Ондо".encode()))
-    first_paragraph(site, "batch_00005", "Ещё одно предложение. ")
-    sources = _copies_into(monkeypatch, "revisions.json")
-    built(site, run_cli)
-    monkeypatch.undo()
+    sources = _edited_and_built(site, "batch_00005", "Ещё одно предложение. ", run_cli, monkeypatch)
     assert live not in sources and len(sources) == N // 3
     assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path / "second")
+
+    (layout,) = (site / CACHE_DIR / "joined").iterdir()
+    layout.write_bytes(pickle.dumps((("a", "b", "c"),)))
+    sources = _edited_and_built(site, "batch_00006", "И ещё одно. ", run_cli, monkeypatch)
+    assert live not in sources and len(sources) == N // 3
+    assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path / "third")
 
 
 def _def_line(root: Path, batch: str) -> int:

@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.pipeline.sitewide.histories import Histories, Place
@@ -132,10 +132,18 @@ def _live_revisions(stage: Stage, layouts: Layouts | None) -> tuple[str, Layout]
     sha = live.hashes.get("revisions.json") if live is not None else None
     layout = layouts(sha) if layouts is not None and sha is not None else None
     path = f"{stage.target}/revisions.json"
-    if live is None or layout is None or not live.lists(path, "revisions.json"):
+    if live is None or not _well_formed(layout) or not live.lists(path, "revisions.json"):
         return None
     size = sum(part_size for _, part_size in layout) + 4 * len(layout) + 3 if layout else 3
     return (path, layout) if live.files["revisions.json"][0] == size else None
+
+
+def _well_formed(layout: object) -> TypeGuard[Layout]:
+    """Whether a layout the cache gave is one (a damaged or foreign entry is a miss)."""
+    return isinstance(layout, tuple) and all(
+        isinstance(part, tuple) and len(part) == 2 and isinstance(part[0], str) and isinstance(part[1], int)
+        for part in layout
+    )
 
 
 def _join(out: _Joined, parts: Sequence[_Part], live: tuple[str, Layout] | None) -> None:
