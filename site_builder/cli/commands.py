@@ -268,17 +268,15 @@ def _stream_revisions(checked: Judged) -> None:
     from site_builder.pipeline.sitewide.histories import Histories
     from site_builder.pipeline.sitewide.joined import write_revisions
 
-    summaries = checked.summaries
-    histories = Histories.of(summaries)
-    made = {n: histories.fragment(n) for n in range(len(summaries)) if histories.involves(n)}
+    histories = Histories.of(checked.summaries)
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is None:  # a stdout without bytes (a test's): gathered, then written as text
         memory = io.BytesIO()
-        write_revisions(summaries, memory.write, made=made)
+        write_revisions(histories, memory.write)
         out(memory.getvalue())
     else:
         out(b"")  # flushed: what the text layer holds first, then the revisions straight to bytes
-        write_revisions(summaries, to_stdout(buffer.write), made=made)
+        write_revisions(histories, to_stdout(buffer.write))
         out(b"")
 
 

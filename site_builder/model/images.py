@@ -36,6 +36,10 @@ _ROTATED = frozenset({5, 6, 7, 8})
 """EXIF orientations that turn the picture a quarter: width and height trade places."""
 
 
+Measured = tuple[tuple[str, int, int], ...]
+"""(``src`` as written, width, height) of each image a page shows that could be measured."""
+
+
 class Assets:
     """The files of one assets folder that image URLs name, each URL looked up once: one
     build's view of the folder (thousands of pages showing one figure resolve it once)."""
@@ -44,7 +48,7 @@ class Assets:
         self.folder = folder
         self._files: dict[str, Path | None] = {}
         self._sizes: dict[Path, Size | str] = {}
-        self._unchanged: dict[tuple[tuple[str, int, int], ...], bool] = {}
+        self._unchanged: dict[Measured, bool] = {}
 
     def image(self, url: str) -> Path | None:
         """The file under the folder that ``url`` names, or None (see :func:`image_path`)."""
@@ -58,7 +62,7 @@ class Assets:
             self._sizes[path] = image_size(path)
         return self._sizes[path]
 
-    def unchanged(self, measured: tuple[tuple[str, int, int], ...]) -> bool:
+    def unchanged(self, measured: Measured) -> bool:
         """Whether every image of ``measured`` (``src`` as written, width, height) still has
         that size; each such list answered once (at 10,000 articles showing one figure, a
         rebuild asks it 10,000 times of the same list)."""

@@ -10,12 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from site_builder.model.images import image_path, image_size, img_tags
+from site_builder.model.images import Measured, image_path, image_size, img_tags
 
 _SIZE_ATTRIBUTE = re.compile(r"\s(?:width|height)\s*=", re.IGNORECASE)
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
-Measured = tuple[tuple[str, int, int], ...]
-"""(``src`` as written, width, height) of each image a page shows that could be measured."""
 
 
 def measure(assets: Path, cover: str | None, content_html: str) -> Measured:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from site_builder.model.images import Measured
 from site_builder.model.layout import article_url, category_url
 from site_builder.render.charts import Drawn
-from site_builder.render.images import Measured
 from site_builder.render.proofs import Proof
 from site_builder.runtime.pickled import quick_state
 

@@ -14,15 +14,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple, TypeGuard
+from typing import NamedTuple, TypeGuard, TypeVar
 
 from site_builder.pipeline.cache.inputs import content_hash
 from site_builder.pipeline.sitewide.histories import Histories, Place
 from site_builder.pipeline.staging.folder import Stage
-from site_builder.pipeline.worker.batch import BatchSummary
 from site_builder.pipeline.worker.texts import Texts
 from site_builder.render.feeds import feed_entry, feed_head, feed_order, write_atom_feed
 from site_builder.render.items import Item
@@ -32,6 +31,8 @@ Layout = tuple[tuple[str, int], ...]
 """The parts of a ``revisions.json`` in file order, each a batch's elements: digest and size."""
 Layouts = Callable[[str], "Layout | None"]
 """The layout of the ``revisions.json`` known by a hash, when the cache keeps it."""
+P = TypeVar("P")
+"""A piece of ``revisions.json`` between two separators."""
 
 
 class _Part(NamedTuple):
@@ -98,7 +99,7 @@ def _revisions(histories: Histories) -> tuple[str, list[_Part]]:
         own = made.get(n)
         known = content_hash(own) if own is not None else part.texts.digests[0]
         digest.update(known.encode())
-        if part.texts.sizes[0]:  # as write_revisions: a batch without elements has no part
+        if part.texts.sizes[0]:  # a batch without elements has no part
             parts.append(
                 _Part(known, len(own), own)
                 if own is not None
@@ -147,18 +148,28 @@ def _well_formed(layout: object) -> TypeGuard[Layout]:
 
 
 def _join(out: _Joined, parts: Sequence[_Part], live: tuple[str, Layout] | None) -> None:
-    """Write ``revisions.json``'s parts as :func:`write_revisions` does, each run of them that
-    ``live``'s file holds in the same order copied from there as one range."""
+    """Write ``revisions.json``'s parts, each run of them that ``live``'s file holds in the same
+    order copied from there as one range."""
     path, pieces = (live[0], _pieces(parts, live[1])) if live is not None else ("", list(parts))
-    for n, piece in enumerate(pieces):
-        out.write(b",\n  " if n else b"[\n  ")
+
+    def put(piece: _Part | _Range) -> None:
         if isinstance(piece, _Range):
             out.copy_range(path, piece.offset, piece.size)
         elif isinstance(piece.source, bytes):
             out.write(piece.source)
         else:
             out.copy(piece.source, 0, piece.size)
-    out.write(b"\n]\n" if pieces else b"[]\n")
+
+    _bracketed(out.write, pieces, put)
+
+
+def _bracketed(write: Callable[[bytes], object], pieces: Sequence[P], put: Callable[[P], object]) -> None:
+    """``revisions.json`` around ``pieces``, each written by ``put``: what ``dumps(data, 2)``
+    gives when each piece is one or more batches' elements."""
+    for n, piece in enumerate(pieces):
+        write(b",\n  " if n else b"[\n  ")
+        put(piece)
+    write(b"\n]\n" if pieces else b"[]\n")
 
 
 def _pieces(parts: Sequence[_Part], layout: Layout) -> list[_Part | _Range]:
@@ -277,24 +288,11 @@ class _Joined:
             offset, size = offset + done, size - done
 
 
-def write_revisions(
-    summaries: Sequence[BatchSummary],
-    write: Callable[[bytes], object],
-    copy: Callable[[Texts, int, int], object] | None = None,
-    made: Mapping[int, bytes] | None = None,
-) -> None:
-    """``revisions.json`` from each batch's fragment, streamed: what ``dumps(data, 2)`` gives.
-    With ``copy``, each fragment is handed to it as (texts, offset, size) instead of read;
-    ``made`` holds fragments to write instead of a batch's own (by its index)."""
-    first = True
-    for n, part in enumerate(summaries):
-        if part.texts.sizes[0]:
-            write(b"[\n  " if first else b",\n  ")
-            if made is not None and n in made:
-                write(made[n])
-            elif copy is None:
-                write(part.texts.fragment())
-            else:
-                copy(part.texts, 0, part.texts.sizes[0])
-            first = False
-    write(b"[]\n" if first else b"\n]\n")
+def write_revisions(histories: Histories, write: Callable[[bytes], object]) -> None:
+    """``revisions.json`` streamed, what ``dumps(data, 2)`` gives: each batch's elements read
+    from its texts file, or made here for a batch with a revision of an article's history."""
+
+    def put(part: _Part) -> None:
+        write(part.source if isinstance(part.source, bytes) else part.source.fragment())
+
+    _bracketed(write, _revisions(histories)[1], put)
