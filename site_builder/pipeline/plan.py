@@ -42,10 +42,12 @@ class Plan:
 
     def open_stage(self) -> Stage:
         """The staging folder: the spare site when the cache keeps one, an empty folder otherwise."""
-        spare = self.reuse.spare() if self.reuse is not None else None
-        held = self.reuse.spare_record() if self.reuse is not None else None
+        reuse = self.reuse
+        spare = reuse.spare() if reuse is not None else None
+        held = reuse.spare_record() if reuse is not None else None
+        vouched = reuse is not None and held is not None and reuse.spare_vouched(held)
         try:
-            return Stage.open(self.target, spare, self.live, held)
+            return Stage.open(self.target, spare, self.live, held, vouched=vouched)
         except OSError as exc:
             raise SiteBuilderError(f"cannot write the site beside {self.target}: {exc}") from exc
 

@@ -19,9 +19,13 @@ from urllib.parse import quote
 
 import pytest
 
-from site_builder.pipeline.cache.store import CACHE_DIR
+from site_builder.pipeline.built import Built
+from site_builder.pipeline.cache.store import CACHE_DIR, CacheFolder
+from site_builder.pipeline.plan import plan_build
+from site_builder.pipeline.staging.written import Written
+from site_builder.pipeline.steps import build
 from site_builder.search.shards import shard_count
-from site_builder.settings.project import Settings
+from site_builder.settings.project import Project, Settings
 from tests.support import drafts_site
 from tests.support.corpus import CleanBuild, N, copied, corpus, uncached_build
 from tests.support.drafts_site import BUILD_DATE, DRAFT, DUE, LATER, PUBLISHED, epoch
@@ -303,6 +307,61 @@ def test_a_failed_build_puts_the_spare_back_and_the_next_build_trusts_none_of_wh
     path.write_text(good, "utf-8")
     built(site, run_cli)
     assert searchable(tree(site / "build")) == clean_build(site, run_cli, tmp_path)
+
+
+def _serve_builds(site: Path) -> Callable[[], Built]:
+    """Builds of ``site`` into serve's folder as ``serve`` runs them: one cache kept in memory."""
+    store = CacheFolder.in_memory(site)
+    out = site / CACHE_DIR / "serve" / "site"
+    return lambda: build(plan_build(Project.read(site), out, store=store))
+
+
+def test_serve_takes_its_spare_at_its_word_for_one_build_and_not_after_a_failed_one(
+    built_site: Path,
+    run_cli: RunCli,
+    tmp_path: Path,
+    clean_build: CleanBuild,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only serve's builds write serve's folder and its spare, so a rebuild takes the spare's
+    record as true without a ``stat`` of each kept page; a serve started anew (it has no word of
+    its own to go by) looks at every one. A build that fails puts the spare back with what it
+    wrote there: the next build looks again, and does not publish the failed build's page where
+    the record has another."""
+    site = built_site
+    looked: list[str] = []
+    lists = Written.lists
+    monkeypatch.setattr(
+        Written, "lists", lambda self, path, relative: looked.append(relative) or lists(self, path, relative)
+    )
+
+    def pages_looked_at(rebuild: Callable[[], Built]) -> int:
+        looked.clear()
+        assert not rebuild().problems
+        return sum(name.startswith("articles/") and name.endswith("/index.html") for name in looked)
+
+    rebuild = _serve_builds(site)
+    rebuild()  # serve's first build: a new folder
+    first_paragraph(site, "batch_00011", "Раз. ")
+    rebuild()  # now the site of the first is the spare
+    first_paragraph(site, "batch_00004", "Раз. ")
+    vouched = pages_looked_at(rebuild)
+    first_paragraph(site, "batch_00004", "Два. ")
+    rebuild = _serve_builds(site)  # serve stopped and started again
+    restarted = pages_looked_at(rebuild)
+    one_batch = 3  # pages: the corpus has N revisions in 17 batches
+    assert vouched <= one_batch and restarted >= N - one_batch, (vouched, restarted)
+
+    edited, linking = site / "articles/batch_00011.py", site / "articles/batch_00002.py"
+    as_kept, good = edited.read_text("utf-8"), linking.read_text("utf-8")
+    first_paragraph(site, "batch_00011", "Три. ")
+    first_paragraph(site, "batch_00002", "[Нет](/articles/no-such-article/). ")
+    assert rebuild().problems  # the link check fails once the pages are in the spare
+    edited.write_text(as_kept, "utf-8")  # what the spare's record lists, not what it now holds
+    linking.write_text(good, "utf-8")
+    first_paragraph(site, "batch_00007", "Раз. ")  # else the live site is the one to build
+    assert not rebuild().problems
+    assert searchable(tree(site / CACHE_DIR / "serve" / "site")) == clean_build(site, run_cli, tmp_path)
 
 
 def _slug(number: int) -> str:

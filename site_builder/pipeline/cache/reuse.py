@@ -98,6 +98,14 @@ class Cache:
         """The record of what the spare site holds."""
         return self.kept("outputs", self._record + ".spare", Written)
 
+    def spare_vouched(self, record: Written) -> bool:
+        """Whether this process vouches that the spare holds exactly what ``record`` says, with
+        no look at its files: its last build moved the spare aside itself, from a folder only
+        its builds write (``serve``'s, whose store is kept in memory:
+        :meth:`~site_builder.pipeline.cache.store.CacheFolder.in_memory`). Good for one build,
+        which may change the spare (and puts it back changed when it fails)."""
+        return self.store.spend("outputs", self._record + ".spare", record)
+
     def keep_spare(self, folder: Path, record: Written) -> None:
         """Make ``folder`` the spare site, ``record`` saying what it holds, unless a spare is
         kept already (a build that was not published keeps its staging folder so). Its record
@@ -175,6 +183,7 @@ class Cache:
         sites no build will use again."""
         if site.spare_kept and site.before is not None:  # the spare is the site live until now
             self.store.put("outputs", self._record + ".spare", site.before)
+            self.store.vouch("outputs", self._record + ".spare")  # see spare_vouched
         else:
             self.store.drop("outputs", self._record + ".spare")
         self.store.put("outputs", self._record, site.written)

@@ -31,6 +31,8 @@ class CacheFolder:
     folder: Path
     memory: dict[str, object] | None = None
     """Entries by ``kind/key`` as this process last read or wrote them (None: read each time)."""
+    vouched: dict[str, object] | None = None
+    """Entries by ``kind/key`` that this process vouches for (:meth:`vouch`); None: it never does."""
 
     @classmethod
     def of(cls, root: Path) -> CacheFolder:
@@ -41,8 +43,10 @@ class CacheFolder:
     def in_memory(cls, root: Path) -> CacheFolder:
         """The cache of the site at ``root``, its entries also kept in this process's memory
         (for one process that builds the site again and again: other commands may write the
-        cache between its builds, never during one; see :mod:`site_builder.serve.session`)."""
-        return cls(root / CACHE_DIR, {})
+        cache between its builds, never during one; see :mod:`site_builder.serve.session`).
+        That process alone writes the folder it builds into and its spare, so it vouches for
+        the spare each build leaves (:meth:`vouch`)."""
+        return cls(root / CACHE_DIR, {}, {})
 
     def get(self, kind: str, key: str) -> object | None:
         """The entry stored under ``kind/key``, or None."""
@@ -53,6 +57,21 @@ class CacheFolder:
         if self.memory is not None and entry is not None:
             self.memory[name] = entry
         return entry
+
+    def vouch(self, kind: str, key: str) -> None:
+        """Note that what the entry ``kind/key`` describes is exactly as this process left it
+        (a folder only its own builds write). In memory alone, never on disk: no other process
+        can know it. A store not in memory vouches for nothing."""
+        name = f"{kind}/{key}"
+        if self.vouched is not None and self.memory is not None and name in self.memory:
+            self.vouched[name] = self.memory[name]
+
+    def spend(self, kind: str, key: str, value: object) -> bool:
+        """Whether this process vouched for ``value`` as the entry ``kind/key`` and has not
+        spent it since: the first build to use what the entry describes may change it, so the
+        word is good once."""
+        name = f"{kind}/{key}"
+        return self.vouched is not None and self.vouched.pop(name, None) is value
 
     def _read(self, name: str) -> object | None:
         try:
@@ -147,6 +166,8 @@ class CacheFolder:
 
     def _forget(self, name: str) -> None:
         """Drop what memory holds of ``name`` (and of what lies below it, for a folder)."""
+        if self.vouched:
+            self.vouched.pop(name, None)
         if self.memory:
             self.memory.pop(name, None)
             for held in [held for held in self.memory if held.startswith(name + "/")]:
