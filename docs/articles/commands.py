@@ -1015,7 +1015,10 @@ commands = revision(
             "made, so the search box finds the new words a moment after the page shows them. A change that "
             "does not build prints its problems and shows them over the last good page, which "
             "keeps being served. Ctrl-C stops it, deleting nothing: the next `serve` starts from the site "
-            "it left and rebuilds only what changed meanwhile. Its first lines, with the port "
+            "it left and rebuilds only what changed meanwhile. While it runs, it takes the copies of "
+            "the site it keeps under `.site-builder-cache/` to be as its last build left them, "
+            "without looking at each page again: a file changed there by hand may be served as it "
+            "is, so stop `serve` first (`build` looks at every file each time). Its first lines, with the port "
             "it got shown as `PORT`:"
         ),
         verified_output(

@@ -56,6 +56,7 @@ from site_builder.pipeline.steps import build
 from site_builder.pipeline.worker.pool import Pool
 from site_builder.pipeline.worker.workers import WORKERS
 from site_builder.runtime.addresses import LOCAL_HOST, bound_server, listening
+from site_builder.runtime.collector import give_back_memory
 from site_builder.serve.changes import Changes
 from site_builder.serve.pages import Handler, State
 from site_builder.settings.project import Project
@@ -109,6 +110,7 @@ def serve(
         # Bound before the first build: a wrong host or a port in use is said at once.
         with bound_server(host, port, handler) as server:
             built = rebuild(project, wait=wait)
+            give_back_memory()  # a build's passing peak, else kept by malloc (runtime.collector)
             if stop is not None and stop.is_set():
                 return
             if not built:
@@ -119,6 +121,7 @@ def serve(
                 say(listening(host, server.server_address[1], state.base_path))
                 while changes.wait(stop):
                     rebuild(Project.read(root))  # the settings may have changed
+                    give_back_memory()
             finally:
                 state.close()
                 server.shutdown()

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.search import pagefind
+from site_builder.serve import session
 from site_builder.serve.pages import State
 from site_builder.serve.session import serve
 from site_builder.settings.project import Project
@@ -112,10 +113,16 @@ def gated(make_site: MakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     return (root, *gated_pagefind(tmp_path, monkeypatch))
 
 
-def test_an_edit_shows_before_its_search_index_is_done(gated: tuple[Path, Path, Path]) -> None:
+def test_an_edit_shows_before_its_search_index_is_done(
+    gated: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """…and the memory each build freed is given back once it is done."""
     root, gate, runs = gated
     served = root / ".site-builder-cache" / "serve" / "site"
+    given_back: list[bool] = []
+    monkeypatch.setattr(session, "give_back_memory", lambda: given_back.append(True))
     with serving_here(root) as (base, said):
+        assert len(given_back) == 1, "not given back after the first build"
         page = base + ARTICLE_URL
         bundle = found_pages(served)
         assert bundle, "the first build wrote no search bundle"
@@ -136,8 +143,10 @@ def test_an_edit_shows_before_its_search_index_is_done(gated: tuple[Path, Path, 
         # The joined files are not part of the preview: the live site's until the swap.
         assert get(base + "revisions.json") == joined
 
+        assert len(given_back) == 1, "given back before the build was done"
         gate.touch()
         until("the swap", lambda: state(base)["search_pending"] is False, said)
+        until("the memory given back", lambda: len(given_back) == 2, said)
         assert found_pages(served) != bundle
         built = (served / ARTICLE_URL / "index.html").read_text("utf-8")
         assert built == shown, "the preview was not the page built"
