@@ -101,7 +101,7 @@ def keep_batches(store: CacheFolder, summaries: Mapping[str, BatchSummary]) -> s
     folder = store.folder / "batches"
     held: set[str] = set()
     for key, summary in summaries.items():
-        if summary.texts.path == folder / f"{key}.text":  # kept by an earlier build
+        if str(summary.texts.path) == f"{folder}/{key}.text":  # kept by an earlier build
             held.add(key)
             continue
         pickled = summary.texts.path.with_name(f"{key}.summary")
@@ -140,7 +140,7 @@ def write_index(
     read from, or as a new base."""
     folder = store.folder / "batches"
     index = {
-        key: _as_kept(last, key, summaries[key], folder / f"{key}.text") for key in summaries if key in kept
+        key: _as_kept(last, key, summaries[key], f"{folder}/{key}.text") for key in summaries if key in kept
     }
     if last.token:
         added = _added(last, index)
@@ -186,7 +186,7 @@ def _summaries(found: object) -> dict[str, BatchSummary]:
     }
 
 
-def _as_kept(last: SiteIndex, key: str, summary: BatchSummary, path: Path) -> BatchSummary:
+def _as_kept(last: SiteIndex, key: str, summary: BatchSummary, path: str) -> BatchSummary:
     """What the index keeps of ``summary``: as the index held it when its batch was not
     summarized again (this build may have used it otherwise: with its pages left to the
     kernel, by :mod:`~site_builder.pipeline.loading`), else ``summary`` with its texts at ``path``."""
@@ -194,8 +194,8 @@ def _as_kept(last: SiteIndex, key: str, summary: BatchSummary, path: Path) -> Ba
     return held if held is not None and not _made_again(summary, held) else _at(summary, path)
 
 
-def _at(summary: BatchSummary, path: Path) -> BatchSummary:
-    """``summary`` with its texts at ``path``."""
-    if summary.texts.path == path:
+def _at(summary: BatchSummary, path: str) -> BatchSummary:
+    """``summary`` with its texts at ``path`` (a string: the index asks it of every batch)."""
+    if str(summary.texts.path) == path:
         return summary
-    return dataclasses.replace(summary, texts=dataclasses.replace(summary.texts, path=path))
+    return dataclasses.replace(summary, texts=dataclasses.replace(summary.texts, path=Path(path)))
