@@ -1018,8 +1018,8 @@ commands = revision(
             "it left and rebuilds only what changed meanwhile. While it runs, it takes the copies of "
             "the site it keeps under `.site-builder-cache/` to be as its last build left them, "
             "without looking at each page again: a file changed there by hand may be served as it "
-            "is, so stop `serve` first (`build` looks at every file each time). Its first lines, with the port "
-            "it got shown as `PORT`:"
+            "is, so stop `serve` first (`build` looks at every file each time). Its first lines, "
+            "with the port it got shown as `PORT`:"
         ),
         verified_output(
             serving,
