@@ -356,7 +356,7 @@ def test_serve_takes_its_spare_at_its_word_for_one_build_and_not_after_a_failed_
     as_kept, good = edited.read_text("utf-8"), linking.read_text("utf-8")
     first_paragraph(site, "batch_00011", "Три. ")
     first_paragraph(site, "batch_00002", "[Нет](/articles/no-such-article/). ")
-    assert rebuild().problems  # the link check fails once the pages are in the spare
+    assert rebuild().problems  # the site's judgement fails once the batches' pages are in the spare
     edited.write_text(as_kept, "utf-8")  # what the spare's record lists, not what it now holds
     linking.write_text(good, "utf-8")
     first_paragraph(site, "batch_00007", "Раз. ")  # else the live site is the one to build

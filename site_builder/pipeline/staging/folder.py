@@ -129,8 +129,7 @@ class Stage:
             try:
                 spare.rename(staging)
                 known = held.contents() if held is not None else None
-                trusted = vouched and held is not None
-                return cls(folder=staging, target=target, live=live, held=held, known=known, vouched=trusted)
+                return cls(folder=staging, target=target, live=live, held=held, known=known, vouched=vouched)
             except OSError:
                 _remove(spare)
         staging.mkdir(parents=True)
@@ -139,12 +138,11 @@ class Stage:
     def has(self, relative: str, sha: str) -> bool:
         """Make ``relative`` hold the bytes hashed ``sha`` without writing them, if it can:
         already there, or linked from the live site."""
-        path = f"{self.folder}/{relative}"  # strings: a build asks this of every page it keeps
         held = self.held
         if held is not None and held.hashes.get(relative) == sha:
             if self.vouched and relative in held.files:
                 return True  # no stat: see vouched
-            if held.lists(path, relative):
+            if held.lists(f"{self.folder}/{relative}", relative):  # strings: asked of every kept page
                 return True
         live = self.live
         if live is None or live.hashes.get(relative) != sha:
@@ -153,7 +151,7 @@ class Stage:
         if not live.lists(source, relative):
             return False
         try:
-            link(Path(source), Path(path))
+            link(Path(source), self.folder / relative)
         except OSError:
             return False
         return True
