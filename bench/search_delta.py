@@ -109,7 +109,8 @@ def views(pagefind_js: str) -> dict[str, dict[str, str]]:
     (``site_builder.search.merged``, with the ids in HIDDEN dropped from every search in a bundle,
     and a result seen twice dropped); ``strict``, the same module telling how a bundle matches a
     keyword by the words as pages spell them (``SPELLED_MATCH``)."""
-    from site_builder.search.merged import CORE, MODULE, merged_files
+    from site_builder.search.heads import CORE
+    from site_builder.search.merged import MODULE, merged_files
 
     files = merged_files(pagefind_js, "/")
     hiding = (

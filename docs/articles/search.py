@@ -1,6 +1,8 @@
 """Documentation: the search index that every build writes with Pagefind, its shards, and the
 delta a rebuild adds."""
 
+import base64
+import json
 import re
 from pathlib import Path
 
@@ -100,6 +102,11 @@ def shards() -> dict:
     after = {b: _bundle_files(build, b) for b in bundles}
     now = search_bundles(build)
     found = [record for record in found_records(build) if record["url"] == "/articles/page-07/"]
+    heads = json.loads((build / "pagefind" / "merged" / "heads.json").read_text("utf-8"))
+    held: dict[str, list[str]] = {}
+    for url in sorted(heads):
+        folder, _, name = url.rpartition("/")
+        held.setdefault(f"{folder}/", []).append("its metadata" if name.endswith(".pf_meta") else name)
     return {
         "shardsForBatches": counts,
         "site": {"batches": len(files), "bundles": bundles, "pagesPerBundle": pages},
@@ -110,10 +117,15 @@ def shards() -> dict:
             "indexedAgain": [b for b in bundles if before[b] != after[b]],
             "deltaHolds": sorted(indexed_pages(_folder(build, now[-1]))) if len(now) > len(bundles) else [],
             "hiddenPages": {b: len(ids) for b, ids in hidden_ids(build).items() if ids},
+            "headsJsonHolds": held,
         },
         "checks": {
             "bothBuilt": first.code == 0 and second.code == 0,
             "asManyBundlesAsShards": len(bundles) == shard_count(len(files)),
+            "headsJsonHoldsEachFileAsItIs": all(
+                base64.b64decode(data) == (build / url.lstrip("/")).read_bytes()
+                for url, data in heads.items()
+            ),
             "everyPageIndexedOnce": sum(pages.values()) == len(files),
             "theEditedPagesShardHidesIt": [b for b, ids in hidden_ids(build).items() if ids] == holder,
             "theEditedPageFoundOnceAsEdited": len(found) == 1 and "edited article" in found[0]["content"],
@@ -345,8 +357,8 @@ search_page = revision(
             "indexes each shard in its own Pagefind run, into its own bundle. A batch's shard is chosen "
             "by a hash of its module's name, so adding or removing another batch does not move it — as "
             "long as the number of shards stays the same. The number grows with the site but stops at "
-            "4: a reader's first search fetches every shard's index files, one shard after another, so "
-            "each shard more is more waiting for every reader, for the sake of a faster rebuild:"
+            "4: a reader's first search fetches an index file of every shard, so each shard more is "
+            "one more request for every reader, for the sake of a faster rebuild:"
         ),
         verified_output(
             shards,
@@ -358,7 +370,7 @@ search_page = revision(
                     "pagesPerBundle": {"/pagefind/": 7, "/pagefind/shard-01/": 10, "/pagefind/shard-02/": 8},
                 },
                 "searchBoxLoads": "/pagefind/merged/",
-                "moduleFiles": ["pagefind-core.js", "pagefind.js"],
+                "moduleFiles": ["heads.json", "pagefind-core.js", "pagefind-worker.js", "pagefind.js"],
                 "afterEditingOneArticle": {
                     "bundles": [
                         "/pagefind/",
@@ -369,6 +381,12 @@ search_page = revision(
                     "indexedAgain": [],
                     "deltaHolds": ["/articles/page-07/"],
                     "hiddenPages": {"/pagefind/": 1},
+                    "headsJsonHolds": {
+                        "/pagefind/": ["pagefind-entry.json", "its metadata"],
+                        "/pagefind/delta/": ["pagefind-entry.json", "its metadata"],
+                        "/pagefind/shard-01/": ["pagefind-entry.json", "its metadata"],
+                        "/pagefind/shard-02/": ["pagefind-entry.json", "its metadata"],
+                    },
                 },
             },
         ),
@@ -393,7 +411,14 @@ search_page = revision(
             "every bundle how it matches the word, compares the stems Pagefind reports in its "
             "playground mode, and lists the results of only the bundles that match every word as "
             "one index would. `pagefind-core.js` beside it is the first bundle's `pagefind.js` with "
-            "one line added, which exports that mode (Pagefind 1.4 and 1.5 have it). A query costs "
+            "one line added, which exports that mode (Pagefind 1.4 and 1.5 have it), and one "
+            "more change: before it can search, each bundle's Pagefind asks for two small files, "
+            "its entry (`pagefind-entry.json`) and its metadata, and the copy takes both from "
+            "`heads.json`, which holds every bundle's and is asked for once. So is the copy of "
+            "Pagefind 1.5's worker, `pagefind-worker.js`, which the copy starts in place of the "
+            "first bundle's. So a reader's first search asks for one file where it asked for two "
+            "per bundle (fixture `shards` above: `headsJsonHolds`; bench/README.md measures the "
+            "requests). A query costs "
             "more searches — two per word and bundle, and one per word to learn its stem — and, "
             "from a bundle that holds the word's stem only at the start of longer words, or answers "
             "with a shorter word, its first result's record. Our browser tests compare "

@@ -34,7 +34,7 @@ from site_builder.search.delta import (
     write_ids,
 )
 from site_builder.search.merged import UnmergeableError, search_scripts
-from site_builder.search.pagefind import BUNDLE, SCRIPT, UI_FILES, start_pagefind
+from site_builder.search.pagefind import SCRIPT, UI_FILES, start_pagefind
 from site_builder.search.shards import Shard, bundle_path, make_shard, shard_count, shard_of
 from site_builder.search.store import bundle_files, intact, write_hashes
 
@@ -326,7 +326,7 @@ class Indexing:
             return Index(problems=(_problem(f"pagefind did not write {', '.join(missing)}"),))
         try:
             hidden = [sorted(self.hidden.get(folder, ())) for folder in bundles]
-            scripts = search_scripts(files[f"{BUNDLE}/pagefind.js"], list(bundles), hidden, self.base_path)
+            scripts = search_scripts(files, list(bundles), hidden, self.base_path)
         except UnmergeableError as exc:
             message = f"this Pagefind cannot merge bundles exactly ({exc}): use pagefind 1.4 or 1.5"
             return Index(problems=(_problem(message),))

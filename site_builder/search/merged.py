@@ -14,22 +14,23 @@ Pagefind's playground mode reports (``search_keywords``), and asks only the bund
 match every word as one index would. ``pagefind.js`` does not export
 ``enterPlaygroundMode``: the module imports a copy of it with that export added
 (:func:`merged_files`).
+
+The copy also takes every bundle's entry and metadata from one file (:mod:`.heads`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from site_builder.model.layout import under
+from site_builder.search.heads import CORE, FOLDER, bundle_heads, from_heads
 from site_builder.search.pagefind import BUNDLE, SCRIPT
 
-FOLDER = f"{BUNDLE}/merged"
-"""Where the module and its copy of ``pagefind.js`` are published."""
 MODULE = f"{FOLDER}/pagefind.js"
-CORE = f"{FOLDER}/pagefind-core.js"
+"""The module the search box loads in place of ``pagefind.js`` over several bundles."""
 
 _PLAYGROUND = (
     "\n// site_builder: Pagefind's playground mode, which names the stems it searched for.\n"
@@ -48,12 +49,21 @@ class UnmergeableError(Exception):
     """This Pagefind's ``pagefind.js`` is not one :data:`_PLAYGROUND` can be added to."""
 
 
-def merged_files(pagefind_js: str, base_path: str, hidden: Sequence[Sequence[str]] = ()) -> dict[str, str]:
+def merged_files(
+    pagefind_js: str,
+    base_path: str,
+    hidden: Sequence[Sequence[str]] = (),
+    *,
+    worker_js: str | None = None,
+    heads: Mapping[str, bytes] | None = None,
+) -> dict[str, str]:
     """The module and its copy of ``pagefind_js`` (the first bundle's), by output path; the
     module reads the bundle below ``base_path``, and hides from each bundle's results the pages
     of the ids ``hidden`` gives it (a base's pages a delta holds anew, or that are gone:
-    :mod:`.delta`). Raises :class:`UnmergeableError` when the copy's export would not work with
-    this ``pagefind.js``."""
+    :mod:`.delta`). With ``heads`` (each bundle's entry and metadata by URL path), the copy
+    takes those files from :data:`HEADS`, and so does a copy of ``worker_js`` (the first
+    bundle's ``pagefind-worker.js``), started in place of the original. Raises
+    :class:`UnmergeableError` when the copy's export would not work with this ``pagefind.js``."""
     missing = [need.pattern for need in _NEEDS if not need.search(pagefind_js)]
     if missing:
         raise UnmergeableError(f"pagefind.js has no {', '.join(missing)}")
@@ -62,19 +72,30 @@ def merged_files(pagefind_js: str, base_path: str, hidden: Sequence[Sequence[str
         "HIDDEN_IDS": json.dumps([list(ids) for ids in hidden]),
     }
     module = re.sub("BASE_PATH|HIDDEN_IDS", lambda match: values[match.group()], _MODULE)
-    return {MODULE: module, CORE: pagefind_js + _PLAYGROUND}
+    core = pagefind_js + _PLAYGROUND
+    if heads is None:
+        return {MODULE: module, CORE: core}
+    return {MODULE: module} | from_heads(core, worker_js, heads, base_path)
 
 
 def search_scripts(
-    pagefind_js: Path, bundles: list[str], hidden: list[list[str]], base_path: str
+    files: Mapping[str, Path], bundles: list[str], hidden: list[list[str]], base_path: str
 ) -> dict[str, str]:
     """``site-search.js`` over ``bundles`` (their folders in the site), and with more than one or
     pages to hide (``hidden``: each bundle's) the module that merges them, made from the first
-    bundle's ``pagefind.js``; by output path."""
+    bundle's ``pagefind.js`` and worker, and the file of every bundle's entry and metadata;
+    by output path. ``files``: each bundle's files, output path → where it is now."""
     merged = len(bundles) > 1 or any(hidden)
     scripts = {SCRIPT: merging_script([f"/{folder}/" for folder in bundles], base_path, merged=merged)}
     if merged:
-        scripts |= merged_files(pagefind_js.read_text("utf-8"), base_path, hidden)
+        worker = files.get(f"{BUNDLE}/pagefind-worker.js")
+        scripts |= merged_files(
+            files[f"{BUNDLE}/pagefind.js"].read_text("utf-8"),
+            base_path,
+            hidden,
+            worker_js=worker.read_text("utf-8") if worker is not None else None,
+            heads=bundle_heads(files, bundles, base_path),
+        )
     return scripts
 
 

@@ -27,7 +27,8 @@ from playwright.sync_api import Browser, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from site_builder import cli
-from site_builder.search.merged import CORE, MODULE
+from site_builder.search.heads import CORE, HEADS
+from site_builder.search.merged import MODULE
 from site_builder.search.pagefind import start_pagefind
 from site_builder.search.shards import bundle_path, shard_count, shard_of
 from tests.browser.pages import DESKTOP, Site, serving, visit, watched_page
@@ -153,8 +154,12 @@ def test_search_finds_the_article_of_each_shard(
             f"{marked.token!r} (batch {marked.batch}, shard {shard}) found {hrefs}, expected only {expected}"
         )
         pagefind = [p for p in requested if p.startswith("/pagefind/")]
-        entries = {bundle_of(p) for p in pagefind if p.endswith("/pagefind-entry.json")}
-        assert entries == {m.bundle for m in built.marked}, f"index entries loaded: {sorted(entries)}"
+        # Every bundle is searched: its index read. Its entry and metadata come from one file.
+        indexes = {bundle_of(p) for p in pagefind if "/index/" in p}
+        assert indexes == {m.bundle for m in built.marked}, f"indexes read: {sorted(indexes)}"
+        assert [p for p in pagefind if p.endswith(("/pagefind-entry.json", ".pf_meta", "/heads.json"))] == [
+            f"/{HEADS}"
+        ], pagefind
         # Other bundles may be read too: how each matches the word is judged by its first result.
         fragments = {bundle_of(p) for p in pagefind if "/fragment/" in p}
         assert marked.bundle in fragments, (

@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from site_builder import cli
 from site_builder.search.delta import DELTA
+from site_builder.search.heads import HEADS
 from site_builder.search.shards import shard_count, shard_of
 from tests.browser.pages import (
     CHART_TEXTS_JS,
@@ -126,6 +127,8 @@ def test_search_finds_an_article_and_opens_it(browser: Browser, site: Site, shar
     n = filler_of_shard(shard)
     expected = f"{PREFIX}/articles/filler-{n:02d}/"
     with watched_page(browser, site, viewport=DESKTOP) as (page, watch):
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(urllib.parse.urlsplit(request.url).path))
         visit(page, watch, site, "/")
         page.locator(".pagefind-ui__search-input").fill(filler_word(n))
         result = page.locator(f'.pagefind-ui__result-link[href="{expected}"]')
@@ -134,6 +137,9 @@ def test_search_finds_an_article_and_opens_it(browser: Browser, site: Site, shar
             "els => els.map(a => a.getAttribute('href'))"
         )
         assert hrefs == [expected], f"{filler_word(n)!r} found {hrefs}"
+        # Below the path too, both bundles' entries and metadata come from the one file.
+        heads = [p for p in requested if p.endswith(("/pagefind-entry.json", ".pf_meta", "/heads.json"))]
+        assert heads == [f"{PREFIX}/{HEADS}"], requested
         result.click()
         page.wait_for_url(site.base.removesuffix(PREFIX) + expected)
         assert page.locator("article h1").inner_text().strip() == f"Filler {n}"
