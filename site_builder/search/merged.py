@@ -171,9 +171,15 @@ async function stem(word) {
 // Per bundle, the ids of the pages a later bundle holds anew, or that are gone.
 const HIDDEN = HIDDEN_IDS.map((ids) => new Set(ids));
 
+// Each search's answers, by what was asked: how a bundle matches a word and which pages it
+// lists for it are often the same search, asked twice.
+let answers = new Map();
+
 async function inBundle(one, term, options = {}, hiding = true) {
   const filters = { ...(options.filters || {}), bundle: String(one) };
-  const results = (await core.search(term, { ...options, filters })).results;
+  const key = JSON.stringify([term, { ...options, filters }]);
+  if (!answers.has(key)) answers.set(key, core.search(term, { ...options, filters }));
+  const results = (await answers.get(key)).results;
   return hiding && HIDDEN[one] ? results.filter((result) => !HIDDEN[one].has(result.id)) : results;
 }
 
@@ -247,6 +253,7 @@ function required(kinds) {
 }
 
 export async function search(term, options = {}) {
+  answers = new Map();
   const all = [...Array(bundles).keys()];
   const keywords = term.split(/\s+/).map(plain).filter((keyword) => keyword);
   const kinds = [];
