@@ -1,8 +1,6 @@
 """Documentation: the search index that every build writes with Pagefind, its shards, and the
 delta a rebuild adds."""
 
-import base64
-import json
 import re
 from pathlib import Path
 
@@ -10,6 +8,7 @@ from _pages_kit import edit, files_by_hash, found_records, hidden_ids, indexed_p
 from _tool import SETTINGS, article, run, site
 
 from site_builder import Source, fixture, heading, paragraph, revision, unordered_list, verified_output
+from site_builder.search.heads import unpacked
 
 NAV = """
 [[tool.site_builder.nav]]
@@ -102,7 +101,7 @@ def shards() -> dict:
     after = {b: _bundle_files(build, b) for b in bundles}
     now = search_bundles(build)
     found = [record for record in found_records(build) if record["url"] == "/articles/page-07/"]
-    heads = json.loads((build / "pagefind" / "merged" / "heads.json").read_text("utf-8"))
+    heads = unpacked((build / "pagefind" / "merged" / "heads.bin").read_bytes())
     held: dict[str, list[str]] = {}
     for url in sorted(heads):
         folder, _, name = url.rpartition("/")
@@ -117,14 +116,13 @@ def shards() -> dict:
             "indexedAgain": [b for b in bundles if before[b] != after[b]],
             "deltaHolds": sorted(indexed_pages(_folder(build, now[-1]))) if len(now) > len(bundles) else [],
             "hiddenPages": {b: len(ids) for b, ids in hidden_ids(build).items() if ids},
-            "headsJsonHolds": held,
+            "oneFileHolds": held,
         },
         "checks": {
             "bothBuilt": first.code == 0 and second.code == 0,
             "asManyBundlesAsShards": len(bundles) == shard_count(len(files)),
-            "headsJsonHoldsEachFileAsItIs": all(
-                base64.b64decode(data) == (build / url.lstrip("/")).read_bytes()
-                for url, data in heads.items()
+            "theOneFileHoldsEachAsItIs": all(
+                data == (build / url.lstrip("/")).read_bytes() for url, data in heads.items()
             ),
             "everyPageIndexedOnce": sum(pages.values()) == len(files),
             "theEditedPagesShardHidesIt": [b for b, ids in hidden_ids(build).items() if ids] == holder,
@@ -370,7 +368,7 @@ search_page = revision(
                     "pagesPerBundle": {"/pagefind/": 7, "/pagefind/shard-01/": 10, "/pagefind/shard-02/": 8},
                 },
                 "searchBoxLoads": "/pagefind/merged/",
-                "moduleFiles": ["heads.json", "pagefind-core.js", "pagefind-worker.js", "pagefind.js"],
+                "moduleFiles": ["heads.bin", "pagefind-core.js", "pagefind-worker.js", "pagefind.js"],
                 "afterEditingOneArticle": {
                     "bundles": [
                         "/pagefind/",
@@ -381,7 +379,7 @@ search_page = revision(
                     "indexedAgain": [],
                     "deltaHolds": ["/articles/page-07/"],
                     "hiddenPages": {"/pagefind/": 1},
-                    "headsJsonHolds": {
+                    "oneFileHolds": {
                         "/pagefind/": ["pagefind-entry.json", "its metadata"],
                         "/pagefind/delta/": ["pagefind-entry.json", "its metadata"],
                         "/pagefind/shard-01/": ["pagefind-entry.json", "its metadata"],
@@ -414,10 +412,10 @@ search_page = revision(
             "one line added, which exports that mode (Pagefind 1.4 and 1.5 have it), and one "
             "more change: before it can search, each bundle's Pagefind asks for two small files, "
             "its entry (`pagefind-entry.json`) and its metadata, and the copy takes both from "
-            "`heads.json`, which holds every bundle's and is asked for once. So is the copy of "
+            "`heads.bin`, which holds every bundle's and is asked for once; so does the copy of "
             "Pagefind 1.5's worker, `pagefind-worker.js`, which the copy starts in place of the "
             "first bundle's. So a reader's first search asks for one file where it asked for two "
-            "per bundle (fixture `shards` above: `headsJsonHolds`; bench/README.md measures the "
+            "per bundle (fixture `shards` above: `oneFileHolds`; bench/README.md measures the "
             "requests). A query costs "
             "more searches — two per word and bundle, and one per word to learn its stem — and, "
             "from a bundle that holds the word's stem only at the start of longer words, or answers "

@@ -25,7 +25,7 @@ def publish(stage: staging.Stage, index: Index, files: frozenset[str]) -> None:
         if not linked(path, source):
             staging.link(source, stage.folder / path)
     for path, text in index.scripts.items():
-        staging.write_file(stage.folder, path, text.encode("utf-8"))
+        staging.write_file(stage.folder, path, text if isinstance(text, bytes) else text.encode("utf-8"))
     kept = set(files) | set(index.files) | set(index.scripts) | UI_FILES
     stage.prune(kept, within="pagefind")  # the rest is pruned already
 

@@ -60,7 +60,7 @@ class Index:
     """Indexers that failed, or files Pagefind did not write; nothing else is set then."""
     files: dict[str, Path] = field(default_factory=dict)
     """Output path → the bundle file to link there."""
-    scripts: dict[str, str] = field(default_factory=dict)
+    scripts: dict[str, str | bytes] = field(default_factory=dict)
     """Output path → text of the scripts made here: ``site-search.js``, which starts the search
     box over the bundles, and with several bundles the module merging them."""
     bundles: dict[str, Bundle] = field(default_factory=dict)

@@ -56,7 +56,7 @@ def merged_files(
     *,
     worker_js: str | None = None,
     heads: Mapping[str, bytes] | None = None,
-) -> dict[str, str]:
+) -> dict[str, str | bytes]:
     """The module and its copy of ``pagefind_js`` (the first bundle's), by output path; the
     module reads the bundle below ``base_path``, and hides from each bundle's results the pages
     of the ids ``hidden`` gives it (a base's pages a delta holds anew, or that are gone:
@@ -71,22 +71,24 @@ def merged_files(
         "BASE_PATH": json.dumps(under(base_path, f"/{BUNDLE}/")),
         "HIDDEN_IDS": json.dumps([list(ids) for ids in hidden]),
     }
-    module = re.sub("BASE_PATH|HIDDEN_IDS", lambda match: values[match.group()], _MODULE)
-    core = pagefind_js + _PLAYGROUND
+    module = re.sub("BASE_PATH|HIDDEN_IDS", lambda match: values[match.group()], _SHIPPED_MODULE)
+    files: dict[str, str | bytes] = {MODULE: module}
     if heads is None:
-        return {MODULE: module, CORE: core}
-    return {MODULE: module} | from_heads(core, worker_js, heads, base_path)
+        return files | {CORE: pagefind_js + _PLAYGROUND}
+    return files | from_heads(pagefind_js + _PLAYGROUND, worker_js, heads, base_path)
 
 
 def search_scripts(
     files: Mapping[str, Path], bundles: list[str], hidden: list[list[str]], base_path: str
-) -> dict[str, str]:
+) -> dict[str, str | bytes]:
     """``site-search.js`` over ``bundles`` (their folders in the site), and with more than one or
     pages to hide (``hidden``: each bundle's) the module that merges them, made from the first
     bundle's ``pagefind.js`` and worker, and the file of every bundle's entry and metadata;
     by output path. ``files``: each bundle's files, output path → where it is now."""
     merged = len(bundles) > 1 or any(hidden)
-    scripts = {SCRIPT: merging_script([f"/{folder}/" for folder in bundles], base_path, merged=merged)}
+    scripts: dict[str, str | bytes] = {
+        SCRIPT: merging_script([f"/{folder}/" for folder in bundles], base_path, merged=merged)
+    }
     if merged:
         worker = files.get(f"{BUNDLE}/pagefind-worker.js")
         scripts |= merged_files(
@@ -283,3 +285,7 @@ export async function debouncedSearch(term, options, wait = 300) {
   return mine === latest ? search(term, options) : null;
 }
 """
+
+_SHIPPED_MODULE = re.sub(r"^[ \t]*//.*\n", "", _MODULE, flags=re.MULTILINE)
+""":data:`_MODULE` as every reader downloads it: without its lines of comment, which are for
+whoever reads this file."""

@@ -157,7 +157,7 @@ def test_search_finds_the_article_of_each_shard(
         # Every bundle is searched: its index read. Its entry and metadata come from one file.
         indexes = {bundle_of(p) for p in pagefind if "/index/" in p}
         assert indexes == {m.bundle for m in built.marked}, f"indexes read: {sorted(indexes)}"
-        assert [p for p in pagefind if p.endswith(("/pagefind-entry.json", ".pf_meta", "/heads.json"))] == [
+        assert [p for p in pagefind if p.endswith(("/pagefind-entry.json", ".pf_meta", "/heads.bin"))] == [
             f"/{HEADS}"
         ], pagefind
         # Other bundles may be read too: how each matches the word is judged by its first result.

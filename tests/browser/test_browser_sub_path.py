@@ -138,7 +138,7 @@ def test_search_finds_an_article_and_opens_it(browser: Browser, site: Site, shar
         )
         assert hrefs == [expected], f"{filler_word(n)!r} found {hrefs}"
         # Below the path too, both bundles' entries and metadata come from the one file.
-        heads = [p for p in requested if p.endswith(("/pagefind-entry.json", ".pf_meta", "/heads.json"))]
+        heads = [p for p in requested if p.endswith(("/pagefind-entry.json", ".pf_meta", "/heads.bin"))]
         assert heads == [f"{PREFIX}/{HEADS}"], requested
         result.click()
         page.wait_for_url(site.base.removesuffix(PREFIX) + expected)

@@ -3,13 +3,13 @@ they name, below which path, and a ``pagefind.js`` the module's copy cannot work
 
 from __future__ import annotations
 
-import base64
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-from site_builder.search.heads import CORE, HEADS, WORKER, bundle_heads
+from site_builder.search.heads import CORE, HEADS, WORKER, bundle_heads, unpacked
 from site_builder.search.merged import MODULE, UnmergeableError, merged_files, merging_script
 from site_builder.search.pagefind import start_pagefind
 
@@ -55,6 +55,8 @@ def test_the_module_reads_the_first_bundle_below_the_path_through_a_copy_of_its_
     assert sorted(files) == sorted([MODULE, CORE])
     assert f'basePath: "{base}pagefind/"' in files[MODULE]
     assert 'from "./pagefind-core.js"' in files[MODULE]
+    assert "export async function search(" in files[MODULE]
+    assert not re.search(r"^\s*//", str(files[MODULE]), re.MULTILINE)  # its comments stay in the source
     assert files[CORE].startswith(pagefind_js)  # Pagefind's own, with one export added
     assert files[CORE][len(pagefind_js) :].count("export const enterPlaygroundMode") == 1
 
@@ -99,8 +101,13 @@ def test_each_bundle_s_entry_and_metadata_are_one_file_below_the_path(tmp_path: 
         f"{base}pagefind/shard-01/pagefind-entry.json": b'{"version": "2"}',
         f"{base}pagefind/shard-01/pagefind.en_3c.pf_meta": b"\x1f\x8b meta",
     }
-    written = json.loads(merged_files(PAGEFIND_WITH_WORKER, base, worker_js=WORKER_JS, heads=heads)[HEADS])
-    assert {path: base64.b64decode(text) for path, text in written.items()} == heads
+    written = merged_files(PAGEFIND_WITH_WORKER, base, worker_js=WORKER_JS, heads=heads)[HEADS]
+    assert isinstance(written, bytes)
+    assert unpacked(written) == heads
+    where = json.loads(written.partition(b"\n")[0])  # each file's start and length, after the line
+    assert sorted(where) == sorted(heads) and sum(length for _, length in where.values()) == sum(
+        map(len, heads.values())
+    )
 
 
 PAGEFIND_WITH_WORKER = (
@@ -121,7 +128,7 @@ def test_the_copies_ask_the_one_file_and_the_copy_of_pagefind_js_starts_the_copy
     ]:
         kept = original.replace("`${basePath}pagefind-worker.js`", "`${basePath}merged/pagefind-worker.js`")
         added = script[: script.index(kept)]  # the original follows what is added, whole
-        assert '"/sub/pagefind/merged/heads.json"' in added, name
+        assert '"/sub/pagefind/merged/heads.bin"' in added, name
         assert added.startswith("const fetch = " if name == CORE else "self.fetch = "), name
 
 
