@@ -73,9 +73,10 @@ def bundle_heads(files: Mapping[str, Path], bundles: Sequence[str], base_path: s
     """Each bundle's entry and metadata file (``files``: output path → where it is now), by the
     URL path the browser asks for it at."""
     folders = set(bundles)
+    heads = sorted(path for path in files if path.endswith((".pf_meta", "/pagefind-entry.json")))
     return {
         urllib.parse.quote(under(base_path, f"/{path}")): files[path].read_bytes()
-        for path in sorted(files)
+        for path in heads
         if path.rpartition("/")[0] in folders and HEAD_FILE.fullmatch(path.rpartition("/")[2])
     }
 

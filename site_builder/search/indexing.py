@@ -61,8 +61,9 @@ class Index:
     files: dict[str, Path] = field(default_factory=dict)
     """Output path → the bundle file to link there."""
     scripts: dict[str, str | bytes] = field(default_factory=dict)
-    """Output path → text of the scripts made here: ``site-search.js``, which starts the search
-    box over the bundles, and with several bundles the module merging them."""
+    """Output path → content of the files made here: ``site-search.js``, which starts the search
+    box over the bundles, and with several bundles the module merging them and the bundles'
+    heads (bytes)."""
     bundles: dict[str, Bundle] = field(default_factory=dict)
     """Each bundle's folder in the site → its shard key and files."""
     made: dict[str, Path] = field(default_factory=dict)

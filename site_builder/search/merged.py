@@ -61,7 +61,7 @@ def merged_files(
     module reads the bundle below ``base_path``, and hides from each bundle's results the pages
     of the ids ``hidden`` gives it (a base's pages a delta holds anew, or that are gone:
     :mod:`.delta`). With ``heads`` (each bundle's entry and metadata by URL path), the copy
-    takes those files from :data:`HEADS`, and so does a copy of ``worker_js`` (the first
+    takes those files from :data:`.heads.HEADS`, and so does a copy of ``worker_js`` (the first
     bundle's ``pagefind-worker.js``), started in place of the original. Raises
     :class:`UnmergeableError` when the copy's export would not work with this ``pagefind.js``."""
     missing = [need.pattern for need in _NEEDS if not need.search(pagefind_js)]
