@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.parse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -28,8 +27,6 @@ WORKER = f"{FOLDER}/pagefind-worker.js"
 HEADS = f"{FOLDER}/heads.bin"
 """Every merged bundle's entry and metadata file: a line of JSON, each file's URL path → where
 its bytes begin after that line and how many they are, then the files' bytes."""
-HEAD_FILE = re.compile(r"pagefind-entry\.json|pagefind\.[^/]+\.pf_meta")
-"""The files of a bundle that :data:`HEADS` holds (by name)."""
 _WORKER_URL = re.compile(r"\$\{basePath\}pagefind-worker\.js")
 """Where Pagefind 1.5's ``pagefind.js`` starts its worker, relative to the bundle's folder."""
 
@@ -71,13 +68,13 @@ def unpacked(data: bytes) -> dict[str, bytes]:
 
 def bundle_heads(files: Mapping[str, Path], bundles: Sequence[str], base_path: str) -> dict[str, bytes]:
     """Each bundle's entry and metadata file (``files``: output path → where it is now), by the
-    URL path the browser asks for it at."""
+    URL path the browser asks for it at (``base_path`` is quoted already; Pagefind's names are
+    plain ASCII)."""
     folders = set(bundles)
-    heads = sorted(path for path in files if path.endswith((".pf_meta", "/pagefind-entry.json")))
     return {
-        urllib.parse.quote(under(base_path, f"/{path}")): files[path].read_bytes()
-        for path in heads
-        if path.rpartition("/")[0] in folders and HEAD_FILE.fullmatch(path.rpartition("/")[2])
+        under(base_path, f"/{path}"): files[path].read_bytes()
+        for path in sorted(files)
+        if path.endswith((".pf_meta", "/pagefind-entry.json")) and path.rpartition("/")[0] in folders
     }
 
 
