@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.errors import Problem
+from site_builder.search.combine import UncombinableError, combine
 from site_builder.search.delta import (
     DELTA,
     FOLD_PAGES,
@@ -34,7 +35,7 @@ from site_builder.search.delta import (
     write_ids,
 )
 from site_builder.search.merged import UnmergeableError, search_scripts
-from site_builder.search.pagefind import SCRIPT, UI_FILES, start_pagefind
+from site_builder.search.pagefind import BUNDLE, SCRIPT, UI_FILES, start_pagefind
 from site_builder.search.shards import Shard, bundle_path, make_shard, shard_count, shard_of
 from site_builder.search.store import bundle_files, intact, write_hashes
 
@@ -331,7 +332,9 @@ class Indexing:
         except UnmergeableError as exc:
             message = f"this Pagefind cannot merge bundles exactly ({exc}): use pagefind 1.4 or 1.5"
             return Index(problems=(_problem(message),))
-        used = frozenset(key for key, _ in bundles.values())
+        # The shards stay in the cache beside their join (the base): a fold indexes only those whose
+        # pages changed, and a delta's build has every shard of the pages as they are.
+        used = frozenset(key for key, _ in bundles.values()) | {shard.key for shard in self.shards}
         return Index(
             problems=(),
             files=files,
@@ -343,12 +346,37 @@ class Indexing:
         )
 
     def _published(self) -> list[tuple[str, str]]:
-        """Each bundle's folder in the site and key: the shards in order, or the base and the delta."""
+        """Each bundle's folder in the site and key: the shards joined into one bundle (or in
+        order, where they cannot be), or the base and the delta."""
         if self.base is None:
             ordered = sorted(self.shards, key=lambda shard: shard.number)
+            if len(ordered) > 1 and (whole := self._combine(ordered)) is not None:
+                return [(BUNDLE, whole)]
             return [(bundle_path(index), shard.key) for index, shard in enumerate(ordered)]
         delta = [(DELTA, self.delta.key)] if self.delta is not None else []
         return [(bundle.folder, bundle.key) for bundle in self.base] + delta
+
+    def _combine(self, shards: list[Shard]) -> str | None:
+        """The key of one bundle of every shard's pages, from the live site or the cache or
+        joined here (:mod:`.combine`); None when the shards' bundles cannot be joined."""
+        whole = make_shard(
+            0, {path: sha for shard in shards for path, sha in shard.pages.items()}, self.language
+        )
+        if (found := self._found(whole.key)) is None:
+            out = self.scratch / whole.key
+            try:
+                combine([self.sources[shard.key][0] for shard in shards], out)
+            except UncombinableError:
+                shutil.rmtree(out, ignore_errors=True)
+                return None
+            names = bundle_files(out)
+            write_hashes(self.scratch / f"{whole.key}.hashes", out, names)
+            self.made[whole.key] = out
+            found = (out, tuple(names))
+        self.sources[whole.key] = found
+        if self.kept is None or not ids_kept(self.kept, whole.key):
+            self._write_ids(whole, found[0])
+        return whole.key
 
     def stop(self) -> None:
         """Kill what still runs."""

@@ -1,12 +1,14 @@
 """Which shard of the search index each article page belongs to.
 
-One Pagefind index of every article takes seconds on a large site, and any edit
-would redo it whole. The articles are split instead into shards by batch name (a
-batch stays in its shard while the number of shards stays the same); each shard
-is indexed on its own and the browser merges them (Pagefind's ``mergeIndex``). A
-shard is known by a hash of its pages, so a rebuild indexes only the shards whose
-pages changed. The first shard lives at ``/pagefind/`` (the UI and a template that
-knows only the default bundle keep working); the others at ``/pagefind/shard-NN/``.
+One Pagefind run over every article holds some 280 KB per page (2.8 GB at 10,000
+articles) and starts only once every page is written. The articles are split instead
+into shards by batch name (a batch stays in its shard while the number of shards
+stays the same); each shard is indexed on its own, as soon as its pages are written,
+and the shards' bundles are joined into one (:mod:`.combine`), published at
+``/pagefind/``. A shard is known by a hash of its pages, so a fold indexes only the
+shards whose pages changed. Shards that cannot be joined are published as they are:
+the first at ``/pagefind/``, the others at ``/pagefind/shard-NN/``, and the browser
+merges them (:mod:`.merged`).
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from dataclasses import dataclass
 from site_builder.search.pagefind import BUNDLE, pagefind_version
 
 BATCHES_PER_SHARD = 10
-"""About this many batches (30 articles) share a shard: re-indexing one takes some 0.15 s."""
+"""About this many batches (30 articles) share a shard on a small site, so that the first
+shard's indexer starts early."""
 MAX_SHARDS = 4
-"""A reader's first search loads every shard's index (three requests each, one after another):
-at 4 it costs at most twice what one Pagefind bundle over the whole site costs (bench/README.md,
-"the shard curve"); past this, shards grow instead of multiplying, and re-indexing one takes
-longer (about 10 s at 10,000 articles)."""
+"""A small site has at most this many shards: past this, shards grow instead of multiplying,
+each Pagefind run's start costing more than its pages, up to :data:`MOST_BATCHES`."""
+MOST_BATCHES = 200
+"""No shard holds more batches than this (600 articles of the benchmark's corpus: Pagefind
+holds some 170 MB over them), so that a build's memory does not grow with its site's size."""
 
 FEED = "a tree of the pages, made in path order"
 """What Pagefind reads: a bundle made from the staging folder itself (whose order it numbered
@@ -33,7 +37,7 @@ the pages in) is not reused."""
 
 def shard_count(batches: int) -> int:
     """How many shards a site of ``batches`` batches is split into."""
-    return max(1, min(MAX_SHARDS, math.ceil(batches / BATCHES_PER_SHARD)))
+    return max(1, min(MAX_SHARDS, math.ceil(batches / BATCHES_PER_SHARD)), math.ceil(batches / MOST_BATCHES))
 
 
 def shard_of(batch: str, count: int) -> int:

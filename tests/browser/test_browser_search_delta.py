@@ -1,9 +1,10 @@
 """A rebuild's search, the last fold's bundles and a delta, finds in Chromium what one index of the
 site as it now is finds.
 
-The corpus (three shards) is built; then articles are edited, one batch is added and one removed,
-and the site is built again: the shards' bundles stay as the first build made them, a delta
-bundle holds the changed and new pages, and the search box hides the shards' copies of them.
+The corpus (three shards, joined into one bundle) is built; then articles are edited, one batch
+is added and one removed, and the site is built again: that bundle, the base, stays as the first
+build made it, a delta bundle holds the changed and new pages, and the search box hides the
+base's copies of them.
 Many queries (words of the pages now, words only the old copies or the removed pages held, a
 word only a removed copy held whose beginning another page holds) must find the same pages
 through the site's search as through one Pagefind bundle of the pages as they now are.
@@ -36,8 +37,8 @@ ADDED = "batch_00025"
 REMOVED = "batch_00013"
 GONE_WORD = "zyxplaceholder"
 """Only on the first page of :data:`GONE_FROM` before the edit: the search must then fall back
-to the word :data:`PREFIX`, which another page of the same shard keeps, as one index of the
-site does (the shard itself would fall back to nothing: it still holds the hidden word)."""
+to the word :data:`PREFIX`, which another page keeps, as one index of the site does (the base
+itself would fall back to nothing: it still holds the hidden word)."""
 GONE_FROM = "batch_00004"
 PREFIX = "zyxplace"
 PREFIX_ON = "batch_00005"
@@ -101,15 +102,15 @@ def bundles(out: Path) -> list[str]:
     return list(json.loads(listed.group(1)))
 
 
-def test_the_rebuild_adds_a_delta_and_leaves_the_shards_as_they_were(rebuilt: Rebuilt) -> None:
+def test_the_rebuild_adds_a_delta_and_leaves_the_base_as_it_was(rebuilt: Rebuilt) -> None:
+    """The three shards were joined into one bundle, the base, which the rebuild leaves alone."""
     out = rebuilt.out
-    assert bundles(out) == ["/pagefind/", "/pagefind/shard-01/", "/pagefind/shard-02/", f"/{DELTA}/"]
+    assert bundles(out) == ["/pagefind/", f"/{DELTA}/"]
     now = tree(out)
-    shards = [path for path in rebuilt.before if path.startswith("pagefind/") and "/merged/" not in path]
-    shards = [path for path in shards if not path.endswith("site-search.js")]
-    assert shards and all(now.get(path) == rebuilt.before[path] for path in shards), (
-        "a shard was indexed again"
-    )
+    base = [path for path in rebuilt.before if path.startswith("pagefind/") and "/merged/" not in path]
+    base = [path for path in base if not path.endswith("site-search.js")]
+    assert base and all(now.get(path) == rebuilt.before[path] for path in base), "the base was indexed again"
+    assert not [path for path in now if path.startswith("pagefind/shard-")]
     delta = {path for path in now if path.startswith(f"{DELTA}/fragment/")}
     # The article each edit changed (the first of its batch) and the added batch's three.
     assert len(delta) == len(EDITED) + 3, sorted(delta)

@@ -3,9 +3,12 @@ first, and finds what one index of all the pages would.
 
 The benchmark corpus at 75 revisions (25 batches) is split into three search shards. In each
 shard one article gets a made-up word no other page holds; typing that word into the search box
-of the index page must list that article, whose result Pagefind reads from that shard's bundle.
-Then many queries made of the pages' own words (whole, cut short, lengthened, in pairs) must
-find the same pages through the site's search as through one Pagefind bundle of those pages.
+of the index page must list that article. Then many queries made of the pages' own words (whole,
+cut short, lengthened, in pairs) must find the same pages through the site's search as through
+one Pagefind bundle of those pages. Both ways the site may publish its shards are built: joined
+into one bundle (:mod:`site_builder.search.combine`, the default), and, where they cannot be
+joined (a template that gives pages a sort order), three bundles that a module merges in the
+browser.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from playwright.sync_api import Browser, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from site_builder import cli
+from site_builder.search import indexing
+from site_builder.search.combine import UncombinableError
 from site_builder.search.heads import CORE, HEADS
 from site_builder.search.merged import MODULE
 from site_builder.search.pagefind import start_pagefind
@@ -58,6 +63,8 @@ class Marked:
 class Built:
     out: Path
     marked: list[Marked]
+    joined: bool
+    """Whether the shards were joined into one bundle, or published as three."""
 
 
 def mark_one_batch_per_shard(root: Path) -> list[tuple[int, str, str]]:
@@ -77,14 +84,23 @@ def mark_one_batch_per_shard(root: Path) -> list[tuple[int, str, str]]:
     return chosen
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """The corpus with one marked article per shard, built once."""
+def refuse(bundles: list[Path], out: Path) -> None:
+    raise UncombinableError("a bundle has sort orders")
+
+
+@pytest.fixture(scope="module", params=["joined", "merged"])
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The corpus with one marked article per shard, built once: its shards joined into one
+    bundle, or (``merged``) left as three, as when they cannot be joined."""
+    joined = request.param == "joined"
     root = tmp_path_factory.mktemp("shards") / "site"
     root.mkdir()
     corpus().write_site_builder(root, N)
     chosen = mark_one_batch_per_shard(root)
-    code = cli.main(["build", "--root", str(root)])
+    with pytest.MonkeyPatch.context() as patch:
+        if not joined:
+            patch.setattr(indexing, "combine", refuse)
+        code = cli.main(["build", "--root", str(root)])
     assert code == 0, f"site-builder build --root {root} exited with {code}"
     out = root / "build"
 
@@ -96,8 +112,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
         assert len(holders) == 1, f"{token!r} is in {[r['slug'] for r in holders]}, expected one article"
         assert holders[0]["batch"] == batch, f"{token!r} landed in {holders[0]['batch']}, not {batch}"
         # Every shard has a batch, so the n-th shard is the n-th published bundle.
-        marked.append(Marked(shard, f"/{bundle_path(shard)}/", batch, holders[0]["slug"], token))
-    return Built(out, marked)
+        bundle = "/pagefind/" if joined else f"/{bundle_path(shard)}/"
+        marked.append(Marked(shard, bundle, batch, holders[0]["slug"], token))
+    return Built(out, marked, joined)
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +130,20 @@ def bundle_of(path: str) -> str:
     return f"/pagefind/{folder}/" if folder.startswith("shard-") else "/pagefind/"
 
 
+def test_the_shards_are_joined_into_one_bundle_that_the_search_box_reads_alone(built: Built) -> None:
+    if not built.joined:
+        pytest.skip("the shards are joined by default")
+    entry = json.loads((built.out / "pagefind" / "pagefind-entry.json").read_text("utf-8"))
+    assert [head["page_count"] for head in entry["languages"].values()] == [len(indexed_pages(built.out))]
+    assert not (built.out / "pagefind" / "shard-01").exists()
+    script = (built.out / "pagefind" / "site-search.js").read_text("utf-8")
+    assert 'var bundles = ["/pagefind/"];' in script and "/pagefind/merged/" not in script, script
+    assert not (built.out / MODULE).exists() and not (built.out / HEADS).exists()
+
+
 def test_the_index_is_published_in_three_shards_and_the_script_merges_them(built: Built) -> None:
+    if built.joined:
+        pytest.skip("the shards are published as three where they cannot be joined")
     bundles = [f"/{bundle_path(n)}/" for n in range(SHARDS)]
     assert bundles == ["/pagefind/", "/pagefind/shard-01/", "/pagefind/shard-02/"]
     for bundle in bundles:
@@ -157,9 +187,11 @@ def test_search_finds_the_article_of_each_shard(
         # Every bundle is searched: its index read. Its entry and metadata come from one file.
         indexes = {bundle_of(p) for p in pagefind if "/index/" in p}
         assert indexes == {m.bundle for m in built.marked}, f"indexes read: {sorted(indexes)}"
-        assert [p for p in pagefind if p.endswith(("/pagefind-entry.json", ".pf_meta", "/heads.bin"))] == [
-            f"/{HEADS}"
-        ], pagefind
+        heads = [p for p in pagefind if p.endswith(("/pagefind-entry.json", ".pf_meta", "/heads.bin"))]
+        if built.joined:  # one bundle, read as Pagefind reads its own
+            assert [p.rsplit(".", 1)[-1] for p in heads] == ["json", "pf_meta"], pagefind
+        else:
+            assert heads == [f"/{HEADS}"], pagefind
         # Other bundles may be read too: how each matches the word is judged by its first result.
         fragments = {bundle_of(p) for p in pagefind if "/fragment/" in p}
         assert marked.bundle in fragments, (
@@ -262,9 +294,10 @@ def test_every_query_finds_what_one_bundle_of_the_same_pages_finds(
     pages = indexed_pages(out)
     one = one_bundle(out, pages, tmp_path)
     asked = queries(out, pages)
-    merged = [m.bundle for m in built.marked[1:]]
+    merged = [] if built.joined else [m.bundle for m in built.marked[1:]]
+    module = "/pagefind/pagefind.js" if built.joined else "/pagefind/merged/pagefind.js"
     with serving(out) as site, serving(one) as reference:
-        ours = found(browser, site, "/pagefind/merged/pagefind.js", merged, asked)
+        ours = found(browser, site, module, merged, asked)
         theirs = found(browser, reference, "/pagefind/pagefind.js", [], asked)
     assert sum(bool(urls) for urls in theirs.values()) > len(asked) // 2, "too few queries find anything"
     differing = {q: (ours[q], theirs[q]) for q in asked if ours[q] != theirs[q]}

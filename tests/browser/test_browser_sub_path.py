@@ -2,10 +2,11 @@
 served the way GitHub Pages serves a project site: the output folder mounted at ``/sub/``.
 
 Every page type is opened, the feed is followed from a page's own link, and a search runs in
-the search box over both shards of the index. The site with every feature at once
-(``tests/sites/all_features``, with ``--drafts --future``) is served at ``/sub/dir/``: each of
-its pages is opened, and searches in its three languages open their article. The page watch of
-``test_browser`` aborts and reports every request that leaves the path, and reports every failed
+the search box over the index (two shards joined into one bundle, then that bundle and a
+delta). The site with every feature at once (``tests/sites/all_features``, with ``--drafts
+--future``) is served at ``/sub/dir/``: each of its pages is opened, and searches in its three
+languages open their article. The page watch of ``test_browser`` aborts and reports every
+request that leaves the path, and reports every failed
 request and every HTTP error but the deliberate visit of a missing page.
 """
 
@@ -137,9 +138,12 @@ def test_search_finds_an_article_and_opens_it(browser: Browser, site: Site, shar
             "els => els.map(a => a.getAttribute('href'))"
         )
         assert hrefs == [expected], f"{filler_word(n)!r} found {hrefs}"
-        # Below the path too, both bundles' entries and metadata come from the one file.
+        # Both shards are one bundle, whose entry and metadata Pagefind reads below the path.
         heads = [p for p in requested if p.endswith(("/pagefind-entry.json", ".pf_meta", "/heads.bin"))]
-        assert heads == [f"{PREFIX}/{HEADS}"], requested
+        assert len(heads) == 2 and heads[0] == f"{PREFIX}/pagefind/pagefind-entry.json", requested
+        assert heads[1].startswith(f"{PREFIX}/pagefind/pagefind.") and heads[1].endswith(".pf_meta"), (
+            requested
+        )
         result.click()
         page.wait_for_url(site.base.removesuffix(PREFIX) + expected)
         assert page.locator("article h1").inner_text().strip() == f"Filler {n}"
@@ -150,7 +154,7 @@ def test_search_finds_an_article_and_opens_it(browser: Browser, site: Site, shar
 @pytest.fixture(scope="module")
 def rebuilt(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """The sub-path site built, then one filler article of each shard given a new word in place
-    of its own and the site built again: the search index is the shards and a delta."""
+    of its own and the site built again: the search index is the shards, joined, and a delta."""
     root = make_site(tmp_path_factory.mktemp("sub-path-delta"), "https://example.org/sub/", fillers=FILLERS)
     assert cli.main(["build", "--root", str(root)]) == 0
     for shard in (0, 1):
@@ -201,6 +205,9 @@ def test_after_an_edit_search_finds_the_new_words_and_not_the_old(
         visit(page, watch, rebuilt, "/")
         assert searched(page, f"zyxedited{n}", 1) == [f"{PREFIX}/articles/filler-{n:02d}/"]
         assert any(path.startswith(f"{PREFIX}/{DELTA}/fragment/") for path in requested), requested
+        # Below the path too, both bundles' entries and metadata come from the one file.
+        heads = [p for p in requested if p.endswith(("/pagefind-entry.json", ".pf_meta", "/heads.bin"))]
+        assert heads == [f"{PREFIX}/{HEADS}"], requested
         assert searched(page, filler_word(n), 0) == []
         assert not watch.problems, "\n".join(watch.problems)
 

@@ -251,8 +251,8 @@ def test_a_search_file_edited_in_place_in_the_output_is_never_published_again(
 ) -> None:
     """The cache's bundle is the same file (a hard link): its hashes catch the edit."""
     built(site, run_cli)
-    shard = next((site / "build/pagefind").glob("shard-*/pagefind-entry.json"))
-    with open(shard, "r+b") as file:  # in place: the same inode
+    entry = site / "build/pagefind/pagefind-entry.json"  # of the shards joined into one bundle
+    with open(entry, "r+b") as file:  # in place: the same inode
         file.write(b"{ damaged")
     first_paragraph(site, "batch_00004", "Правка. ")
 

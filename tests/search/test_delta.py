@@ -211,3 +211,34 @@ def test_two_output_folders_built_by_turns_each_keep_their_base(
     assert delta_urls(other) == holding(other, "Раз.")
     build(site)  # and one from build/'s (batch_00007's, back as it was)
     assert len(delta_urls(site / "build")) == 1
+
+
+def test_a_fold_indexes_again_only_the_shards_that_changed_since_the_base(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The base is the shards' join; the cache keeps the shards themselves through the builds
+    that add a delta to it, so that a fold indexes only those whose pages changed."""
+    monkeypatch.setattr(indexing, "FOLD_PAGES", 1)
+    batches = sorted(path.stem for path in (site / "articles").glob("batch_*.py"))
+    count = shards.shard_count(len(batches))
+    first, second = [name for name in batches if shards.shard_of(name, count) == 0][:2]
+    runs: list[list[str]] = []
+    start = indexing.start_pagefind
+
+    def counted(site: Path, pages: list[str], *args: object, **options: object) -> object:
+        runs.append(sorted(pages))
+        return start(site, pages, *args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(indexing, "start_pagefind", counted)
+    build(site, "--no-cache", "--out", str(tmp_path / "clean"))
+    assert count == len(runs) == 2
+    cold, runs[:] = list(runs), []
+    first_paragraph(site, first, "Раз. ")
+    build(site)  # one page: a delta over the join
+    assert len(runs) == 1 and len(runs[0]) == 1 and (site / "build" / DELTA).is_dir()
+    (edited,) = runs[0]
+    first_paragraph(site, second, "Два. ")
+    build(site)  # two pages: folded
+    assert not (site / "build" / DELTA).exists()
+    changed = next(pages for pages in cold if edited in pages)
+    assert runs[1:] == [changed], "the fold indexed another shard too"

@@ -22,7 +22,7 @@ import pytest
 
 from site_builder import cli
 from site_builder.search.delta import FOLD_PAGES
-from site_builder.search.shards import BATCHES_PER_SHARD, MAX_SHARDS
+from site_builder.search.shards import BATCHES_PER_SHARD, MAX_SHARDS, MOST_BATCHES
 from tests.support.docs_build import DocsBuild
 
 DOCS = Path(__file__).parents[2] / "docs"
@@ -91,13 +91,17 @@ def test_the_readme_says_the_shard_size_the_code_uses() -> None:
     readme = " ".join(README.read_text("utf-8").split())
     size = re.findall(r"shards \(about (\d+) batches each", readme)
     most = re.findall(r"at most (\d+) shards", readme)
+    largest = re.findall(r"until each would hold more than (\d+) batches", readme)
     fold = re.findall(r"the delta would hold more than (\d+) pages", readme)
     assert [int(n) for n in size] == [BATCHES_PER_SHARD]
     assert [int(n) for n in most] == [MAX_SHARDS]
+    assert [int(n) for n in largest] == [MOST_BATCHES]
     assert [int(n) for n in fold] == [FOLD_PAGES]
     search_page = (README.parent / "docs/articles/search.py").read_text("utf-8")
     page = " ".join(search_page.replace('"\n', " ").split())
     assert [int(n) for n in re.findall(r"Once it would hold more than (\d+) pages", page)] == [FOLD_PAGES]
+    largest = re.findall(r"until each would hold more than (\d+) batches", page)
+    assert [int(n) for n in largest] == [MOST_BATCHES]
 
 
 def test_a_docs_fixture_that_runs_pytest_says_pytest_is_missing(
