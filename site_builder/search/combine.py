@@ -22,6 +22,8 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,12 +63,15 @@ def combine(bundles: Sequence[Path], out: Path) -> None:
     for folder in (_INDEX, _FRAGMENT, _FILTER):
         (out / folder).mkdir(parents=True)
     offsets = list(itertools.accumulate((len(meta[1]) for meta in metas[:-1]), initial=0))
-    chunks = _write_words(out, language, bundles, metas, offsets)
-    filters = _write_filters(out, language, bundles, metas, offsets)
     pages = [page for meta in metas for page in meta[1]]
-    meta_hash = _write(
-        out, "", language, [metas[0][0], pages, chunks, filters, [], *metas[0][5:]], "pagefind.{}.pf_meta"
-    )
+    with ThreadPoolExecutor(max_workers=1) as compressing:  # zlib lets go of the GIL meanwhile
+        files = _Files(out, language, compressing)
+        chunks = _write_words(files, bundles, metas, offsets)
+        filters = _write_filters(files, bundles, metas, offsets)
+        meta_hash = files.write(
+            "", [metas[0][0], pages, chunks, filters, [], *metas[0][5:]], "pagefind.{}.pf_meta"
+        )
+        files.wait()
     _link_files(bundles, out)
     entry = entries[0]
     entry["languages"] = {
@@ -119,7 +124,7 @@ def _link_files(bundles: Sequence[Path], out: Path) -> None:
 
 
 def _write_words(
-    out: Path, language: str, bundles: Sequence[Path], metas: list[list[Any]], offsets: list[int]
+    files: _Files, bundles: Sequence[Path], metas: list[list[Any]], offsets: list[int]
 ) -> list[list[str]]:
     """The word index of every bundle as one, in chunks: the metadata's list of chunks."""
     join = _join_differences if str(metas[0][0]).startswith(DIFFERENCES) else _join_numbers
@@ -134,10 +139,10 @@ def _write_words(
         chunk.append(word)
         size += _size(word[1]) + sum(_size(pages) for _, pages in (word[2] if len(word) > 2 else ()))
         if size >= CHUNK_SIZE:
-            chunks.append(_write_chunk(out, language, chunk))
+            chunks.append(_write_chunk(files, chunk))
             chunk, size = [], 0
     if chunk:
-        chunks.append(_write_chunk(out, language, chunk))
+        chunks.append(_write_chunk(files, chunk))
     for before, after in itertools.pairwise(chunks):
         before[1], after[0] = _prefixes(before[1], after[0])
     return chunks
@@ -200,9 +205,9 @@ def _join_differences(parts: Iterable[tuple[list[list[Any]], int]]) -> list[list
     return joined
 
 
-def _write_chunk(out: Path, language: str, words: list[Word]) -> list[str]:
+def _write_chunk(files: _Files, words: list[Word]) -> list[str]:
     """Write one chunk of the word index: its first word, last word and name."""
-    return [words[0][0], words[-1][0], _write(out, _INDEX, language, [words], "{}.pf_index")]
+    return [words[0][0], words[-1][0], files.write(_INDEX, [words], "{}.pf_index")]
 
 
 def _prefixes(a: str, b: str) -> tuple[str, str]:
@@ -212,7 +217,7 @@ def _prefixes(a: str, b: str) -> tuple[str, str]:
 
 
 def _write_filters(
-    out: Path, language: str, bundles: Sequence[Path], metas: list[list[Any]], offsets: list[int]
+    files: _Files, bundles: Sequence[Path], metas: list[list[Any]], offsets: list[int]
 ) -> list[list[str]]:
     """Every bundle's filters as one: each value's pages from every bundle, renumbered."""
     values: dict[str, dict[str, list[int]]] = {}
@@ -222,15 +227,11 @@ def _write_filters(
             into = values.setdefault(name, {})
             for value, pages in filter_index[1]:
                 into.setdefault(value, []).extend(page + offset for page in pages)
-    return [
-        [
-            name,
-            _write(
-                out, _FILTER, language, [name, [[v, p] for v, p in sorted(found.items())]], "{}.pf_filter"
-            ),
-        ]
-        for name, found in sorted(values.items())
-    ]
+    written = []
+    for name, found in sorted(values.items()):
+        value = [name, [[v, pages] for v, pages in sorted(found.items())]]
+        written.append([name, files.write(_FILTER, value, "{}.pf_filter")])
+    return written
 
 
 def _load(file: Path) -> Any:
@@ -240,12 +241,33 @@ def _load(file: Path) -> Any:
     return cbor2.loads(data[len(SIGNATURE) :])
 
 
-def _write(out: Path, folder: str, language: str, value: Any, pattern: str) -> str:
-    """Write ``value`` as Pagefind does, named by a hash of it; the name without its suffix."""
-    data = SIGNATURE + cbor2.dumps(value)
-    name = f"{language}_{hashlib.sha256(data).hexdigest()[:10]}"
-    (out / folder / pattern.format(name)).write_bytes(gzip.compress(data, _LEVEL, mtime=0))
-    return name
+@dataclass(frozen=True, slots=True)
+class _Files:
+    """Where the joined bundle's files go: each named by a hash of its contents, and compressed
+    and written in another thread while the next is made."""
+
+    out: Path
+    language: str
+    compressing: ThreadPoolExecutor
+    written: list[Future[None]] = field(default_factory=list)
+
+    def write(self, folder: str, value: Any, pattern: str) -> str:
+        """Write ``value`` as Pagefind does; its name without its suffix."""
+        data = SIGNATURE + cbor2.dumps(value)
+        name = f"{self.language}_{hashlib.sha256(data).hexdigest()[:10]}"
+        self.written.append(
+            self.compressing.submit(_compressed, self.out / folder / pattern.format(name), data)
+        )
+        return name
+
+    def wait(self) -> None:
+        """Once every file is written (raising what writing one raised)."""
+        for done in self.written:
+            done.result()
+
+
+def _compressed(path: Path, data: bytes) -> None:
+    path.write_bytes(gzip.compress(data, _LEVEL, mtime=0))
 
 
 def _link_all(source: Path, target: Path) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,6 +82,23 @@ def write_ids(file: Path, ids: Mapping[str, tuple[str, str]]) -> None:
     file.write_text(json.dumps(ids, sort_keys=True, ensure_ascii=False), "utf-8")
 
 
+def read_ids(file: Path) -> dict[str, tuple[str, str]]:
+    """What :func:`write_ids` wrote into ``file``."""
+    return {path: (sha, ident) for path, (sha, ident) in json.loads(file.read_text("utf-8")).items()}
+
+
+def joined_ids(files: Iterable[Path]) -> dict[str, tuple[str, str]] | None:
+    """The pages' ids of a bundle joined from bundles whose ids :func:`write_ids` wrote into
+    ``files`` (a page's fragment is the same file in both); None when one cannot be read."""
+    ids: dict[str, tuple[str, str]] = {}
+    for file in files:
+        try:
+            ids |= read_ids(file)
+        except (OSError, ValueError, TypeError):
+            return None
+    return ids
+
+
 def read_base(kept: Path, live: Mapping[str, str], language: str) -> tuple[BaseBundle, ...] | None:
     """The base: the live site's bundles but the delta (folder → key), with their pages as the
     cache keeps them, in the order they are merged; None when one is not kept, or was made by
@@ -91,17 +108,13 @@ def read_base(kept: Path, live: Mapping[str, str], language: str) -> tuple[BaseB
         if folder == DELTA:
             continue
         try:
-            pages = {path: (sha, ident) for path, (sha, ident) in json.loads(_ids_file(kept, key)).items()}
+            pages = read_ids(kept / f"{key}.{PAGES}")
         except (OSError, ValueError, TypeError):
             return None
         if make_shard(0, {path: sha for path, (sha, _) in pages.items()}, language).key != key:
             return None
         base.append(BaseBundle(folder, key, pages))
     return tuple(base) or None
-
-
-def _ids_file(kept: Path, key: str) -> str:
-    return (kept / f"{key}.{PAGES}").read_text("utf-8")
 
 
 def ids_kept(kept: Path, key: str) -> bool:

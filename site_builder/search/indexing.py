@@ -30,6 +30,7 @@ from site_builder.search.delta import (
     BaseBundle,
     delta_of,
     ids_kept,
+    joined_ids,
     page_ids,
     read_base,
     write_ids,
@@ -297,9 +298,12 @@ class Indexing:
     def _write_ids(self, shard: Shard, bundle: Path) -> None:
         """Keep which fragment of ``bundle``, the shard's, is which page, for :attr:`ids`."""
         if (ids := page_ids(bundle, shard.pages)) is not None:
-            self.scratch.mkdir(parents=True, exist_ok=True)
-            self.ids[shard.key] = self.scratch / f"{shard.key}.{PAGES}"
-            write_ids(self.ids[shard.key], ids)
+            self._keep_ids(shard.key, ids)
+
+    def _keep_ids(self, key: str, ids: Mapping[str, tuple[str, str]]) -> None:
+        self.scratch.mkdir(parents=True, exist_ok=True)
+        self.ids[key] = self.scratch / f"{key}.{PAGES}"
+        write_ids(self.ids[key], ids)
 
     def finish(self, give_up: Callable[[], bool] = never) -> Index:
         """Wait for the indexers (or until ``give_up()`` says to: they are stopped); then every
@@ -375,8 +379,16 @@ class Indexing:
             found = (out, tuple(names))
         self.sources[whole.key] = found
         if self.kept is None or not ids_kept(self.kept, whole.key):
-            self._write_ids(whole, found[0])
+            self._join_ids(whole, shards)
         return whole.key
+
+    def _join_ids(self, whole: Shard, shards: list[Shard]) -> None:
+        """The joined bundle's pages' ids: its shards', else read from its fragments."""
+        files = (self.ids.get(s.key) or (self.kept or self.scratch) / f"{s.key}.{PAGES}" for s in shards)
+        if (ids := joined_ids(files)) is not None:
+            self._keep_ids(whole.key, ids)
+        else:
+            self._write_ids(whole, self.sources[whole.key][0])
 
     def stop(self) -> None:
         """Kill what still runs."""
