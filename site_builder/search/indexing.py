@@ -36,8 +36,8 @@ from site_builder.search.delta import (
     write_ids,
 )
 from site_builder.search.merged import UnmergeableError, search_scripts
-from site_builder.search.pagefind import BUNDLE, SCRIPT, UI_FILES, start_pagefind
-from site_builder.search.shards import Shard, bundle_path, make_shard, shard_count, shard_of
+from site_builder.search.pagefind import SCRIPT, UI_FILES, start_pagefind
+from site_builder.search.shards import Shard, bundle_path, joined, make_shard, shard_count, shard_of
 from site_builder.search.store import bundle_files, intact, write_hashes
 
 Bundle = tuple[str, tuple[str, ...]]
@@ -350,19 +350,22 @@ class Indexing:
         )
 
     def _published(self) -> list[tuple[str, str]]:
-        """Each bundle's folder in the site and key: the shards joined into one bundle (or in
+        """Each bundle's folder in the site and key: the shards joined into bundles (or in
         order, where they cannot be), or the base and the delta."""
         if self.base is None:
             ordered = sorted(self.shards, key=lambda shard: shard.number)
-            if len(ordered) > 1 and (whole := self._combine(ordered)) is not None:
-                return [(BUNDLE, whole)]
+            bundles = [self._combine(run) for run in joined(ordered)]
+            if None not in bundles:
+                return [(bundle_path(index), str(key)) for index, key in enumerate(bundles)]
             return [(bundle_path(index), shard.key) for index, shard in enumerate(ordered)]
         delta = [(DELTA, self.delta.key)] if self.delta is not None else []
         return [(bundle.folder, bundle.key) for bundle in self.base] + delta
 
     def _combine(self, shards: list[Shard]) -> str | None:
-        """The key of one bundle of every shard's pages, from the live site or the cache or
-        joined here (:mod:`.combine`); None when the shards' bundles cannot be joined."""
+        """The key of one bundle of these shards' pages (a shard alone is its own), from the
+        live site or the cache or joined here (:mod:`.combine`); None when they cannot be joined."""
+        if len(shards) == 1:
+            return shards[0].key
         whole = make_shard(
             0, {path: sha for shard in shards for path, sha in shard.pages.items()}, self.language
         )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from site_builder.search.pagefind import BUNDLE, pagefind_version
@@ -29,6 +29,12 @@ each Pagefind run's start costing more than its pages, up to :data:`MOST_BATCHES
 MOST_BATCHES = 200
 """No shard holds more batches than this (600 articles of the benchmark's corpus: Pagefind
 holds some 170 MB over them), so that a build's memory does not grow with its site's size."""
+
+JOINED_PAGES = 2_500
+"""About this many pages of shards are joined into one bundle (and at most :data:`MAX_SHARDS`
+bundles): in Chromium, the merging module's first search over four bundles of 2,500 pages and a
+delta took about half the time of one over a bundle of 10,000 and a delta (bench/README.md), for
+one more index chunk asked for per bundle."""
 
 FEED = "a tree of the pages, made in path order"
 """What Pagefind reads: a bundle made from the staging folder itself (whose order it numbered
@@ -63,6 +69,21 @@ def make_shard(number: int, pages: Mapping[str, str], language: str) -> Shard:
     return Shard(number, dict(sorted(pages.items())), digest.hexdigest())
 
 
+def joined(shards: Sequence[Shard]) -> list[list[Shard]]:
+    """The shards (in order) in the bundles they are joined into: runs of neighbours, as even in
+    number as they can be, one per :data:`JOINED_PAGES` pages, at most :data:`MAX_SHARDS`."""
+    pages = sum(len(shard.pages) for shard in shards)
+    count = max(1, min(MAX_SHARDS, len(shards), round(pages / JOINED_PAGES)))
+    size, longer = divmod(len(shards), count)
+    runs, start = [], 0
+    for number in range(count):
+        end = start + size + (number < longer)
+        runs.append(list(shards[start:end]))
+        start = end
+    return runs
+
+
 def bundle_path(index: int) -> str:
-    """Where the ``index``-th non-empty shard is published, relative to the site."""
+    """Where the ``index``-th bundle (of joined shards, or a shard) is published, relative to
+    the site."""
     return BUNDLE if index == 0 else f"{BUNDLE}/shard-{index:02d}"

@@ -242,3 +242,41 @@ def test_a_fold_indexes_again_only_the_shards_that_changed_since_the_base(
     assert not (site / "build" / DELTA).exists()
     changed = next(pages for pages in cold if edited in pages)
     assert runs[1:] == [changed], "the fold indexed another shard too"
+
+
+def test_shards_joined_into_several_bundles_take_a_delta_and_fold_as_a_clean_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A larger site's shards are joined into several bundles (runs of neighbouring shards): a
+    delta is added over all of them, and a fold makes what a clean build makes, byte for byte."""
+    monkeypatch.setattr(shards, "BATCHES_PER_SHARD", 3)  # the twelve batches: four shards
+    monkeypatch.setattr(shards, "JOINED_PAGES", 18)  # 36 pages: two bundles of two shards each
+    monkeypatch.setattr(indexing, "FOLD_PAGES", 1)
+    root = tmp_path / "site"
+    root.mkdir()
+    corpus().write_site_builder(root, N)
+    build(root)
+    out = root / "build"
+    assert searchable_bundles(out) == ["/pagefind/", "/pagefind/shard-01/"]
+    counts = [
+        len(list((out / folder / "fragment").iterdir())) for folder in ("pagefind", "pagefind/shard-01")
+    ]
+    assert sum(counts) == N and min(counts) > N // 4, counts  # each of two shards' pages
+
+    first_paragraph(root, "batch_00004", "Раз. ")
+    build(root)
+    assert searchable_bundles(out) == ["/pagefind/", "/pagefind/shard-01/", f"/{DELTA}/"]
+    assert delta_urls(out) == holding(out, "Раз.")
+    assert searchable(tree(out)) == searchable(clean(root, tmp_path / "1"))
+
+    first_paragraph(root, "batch_00009", "Два. ")  # two pages: folded
+    build(root)
+    assert not (out / DELTA).exists()
+    assert tree(out) == clean(root, tmp_path / "2"), "a fold is not a clean build's index, byte for byte"
+
+
+def searchable_bundles(out: Path) -> list[str]:
+    script = (out / "pagefind" / "site-search.js").read_text("utf-8")
+    listed = re.search(r"var bundles = (\[.*?\]);", script)
+    assert listed, script
+    return list(json.loads(listed.group(1)))

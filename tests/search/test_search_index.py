@@ -239,3 +239,20 @@ def test_a_shard_s_key_names_the_pagefind_binary_that_runs(monkeypatch: pytest.M
     key = shards.make_shard(0, pages, "en").key
     monkeypatch.setattr(shards, "pagefind_version", lambda: "pagefind 9.9.9")
     assert shards.make_shard(0, pages, "en").key != key
+
+
+def test_shards_are_joined_into_runs_of_neighbours_of_about_the_pages_a_bundle_holds() -> None:
+    def made(count: int, pages: int) -> list[shards.Shard]:
+        return [
+            shards.make_shard(n, {f"p{n}-{i}": "0" * 64 for i in range(pages)}, "en") for n in range(count)
+        ]
+
+    def sizes(count: int, pages: int) -> list[list[int]]:
+        return [[shard.number for shard in run] for run in shards.joined(made(count, pages))]
+
+    assert shards.JOINED_PAGES == 2_500 and shards.MAX_SHARDS == 4
+    assert sizes(4, 250) == [[0, 1, 2, 3]]  # 1,000 pages: one bundle
+    assert sizes(17, 590) == [[0, 1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]]  # 10,030
+    assert sizes(6, 900) == [[0, 1, 2], [3, 4, 5]]  # 5,400 pages: two
+    assert sizes(40, 2_000) == [list(range(n, n + 10)) for n in range(0, 40, 10)]  # never past four
+    assert sizes(1, 9_000) == [[0]]
