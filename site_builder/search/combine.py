@@ -57,7 +57,15 @@ class UncombinableError(Exception):
 
 def combine(bundles: Sequence[Path], out: Path) -> None:
     """Write into ``out`` (made afresh) one bundle holding every page of ``bundles``, in their
-    order. Raises :class:`UncombinableError` when they cannot be joined exactly."""
+    order. Raises :class:`UncombinableError` when they cannot be joined exactly, or their files
+    are not as Pagefind 1.4 or 1.5 writes them."""
+    try:
+        _combine(bundles, out)
+    except (KeyError, IndexError, TypeError, ValueError, EOFError) as exc:  # cbor2's errors are ValueErrors
+        raise UncombinableError(f"a file is not as Pagefind writes it ({type(exc).__name__}: {exc})") from exc
+
+
+def _combine(bundles: Sequence[Path], out: Path) -> None:
     language, entries, metas = _heads(bundles)
     shutil.rmtree(out, ignore_errors=True)
     for folder in (_INDEX, _FRAGMENT, _FILTER):

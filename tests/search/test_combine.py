@@ -163,3 +163,18 @@ def test_a_pagefind_version_it_does_not_read_is_refused(
     entry.write_text(json.dumps({**json.loads(entry.read_text("utf-8")), "version": "2.0.0"}), "utf-8")
     with pytest.raises(UncombinableError, match=r"2\.0\.0"):
         combine([tmp_path / "part", parts[1]], tmp_path / "joined")
+
+
+def test_a_file_not_as_pagefind_writes_it_is_refused(
+    bundles: tuple[list[Path], Path], tmp_path: Path
+) -> None:
+    """A word index of another shape (a later Pagefind's, or a damaged one) is refused, not a crash."""
+    parts, _ = bundles
+    part = tmp_path / "part"
+    for name in bundle_files(parts[0]):
+        (part / name).parent.mkdir(parents=True, exist_ok=True)
+        (part / name).write_bytes((parts[0] / name).read_bytes())
+    chunk = next((part / "index").iterdir())
+    chunk.write_bytes(gzip.compress(SIGNATURE + cbor2.dumps({"words": "not a list"})))
+    with pytest.raises(UncombinableError, match="not as Pagefind writes it"):
+        combine([part, parts[1]], tmp_path / "joined")
