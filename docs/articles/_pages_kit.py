@@ -124,7 +124,7 @@ def found_records(build: Path) -> list[dict]:
 def site_by_hash(folder: Path) -> dict[str, str]:
     """:func:`files_by_hash` of a built site, with its search index as what a reader finds: a
     hash of each found page's record, by URL, in place of the index's files (a rebuild's index
-    is the last fold's bundles and a delta, a clean build's is its shards)."""
+    is the last fold's bundles and a delta, a clean build's is its shards joined)."""
     files = {path: sha for path, sha in files_by_hash(folder).items() if not path.startswith("pagefind/")}
     for record in found_records(folder):
         files["found " + record["url"]] = hashlib.sha256(

@@ -403,8 +403,9 @@ incremental_page = revision(
                 ],
                 [
                     "`search/`",
-                    "Each shard's Pagefind bundle.",
-                    "Indexing shards whose pages did not change (see [search](/articles/search/)).",
+                    "Each shard's Pagefind bundle, and the bundles they are joined into.",
+                    "Indexing shards whose pages did not change, and joining them again (see "
+                    "[search](/articles/search/)).",
                 ],
                 [
                     "`outputs/`",
@@ -487,7 +488,7 @@ incremental_page = revision(
             "day has nothing new to do until the day of the next scheduled revision comes, or the "
             "`--drafts` / `--future` flags change. On that day only the batches whose revisions now "
             "show differently are loaded again, with the lists, the feed, the sitemap, "
-            "`revisions.json` and the search shard they touch; a build just after midnight is not a "
+            "`revisions.json` and a search delta of their pages; a build just after midnight is not a "
             "full rebuild. A three-article site whose `gamma` is scheduled for 2026-12-24, built "
             "with `SOURCE_DATE_EPOCH` set to three days in turn; on the 24th the pages of `alpha` "
             "and `beta` stay the very same files:"
