@@ -4,8 +4,8 @@ run over all their pages would write, but for the order of the pages.
 Pagefind holds some 280 KB per page while it indexes (bench/README.md), so a large site is
 indexed as shards, one Pagefind run each; a reader's search, though, costs a request and a
 search per bundle. So the shards are joined: their pages listed one bundle after another,
-each word's pages from every shard under the word once (renumbered), cut into chunks as
-Pagefind cuts them; the fragments, the scripts and the WebAssembly are the shards' own files.
+each word's pages from every shard under the word once (renumbered), cut into chunks by
+Pagefind's rule of size; the fragments, the scripts and the WebAssembly are the shards' own files.
 
 The files are Pagefind's own format (gzip of ``pagefind_dcd`` and CBOR), which it does not
 document: this reads what 1.4 and 1.5 write and refuses any other version, and a bundle with
