@@ -354,10 +354,12 @@ class Indexing:
         order, where they cannot be), or the base and the delta."""
         if self.base is None:
             ordered = sorted(self.shards, key=lambda shard: shard.number)
-            bundles = [self._combine(run) for run in joined(ordered)]
-            if None not in bundles:
-                return [(bundle_path(index), str(key)) for index, key in enumerate(bundles)]
-            return [(bundle_path(index), shard.key) for index, shard in enumerate(ordered)]
+            keys: list[str] = []
+            for run in joined(ordered):
+                if (key := self._combine(run)) is None:  # the next runs could not be joined either
+                    return [(bundle_path(index), shard.key) for index, shard in enumerate(ordered)]
+                keys.append(key)
+            return [(bundle_path(index), key) for index, key in enumerate(keys)]
         delta = [(DELTA, self.delta.key)] if self.delta is not None else []
         return [(bundle.folder, bundle.key) for bundle in self.base] + delta
 

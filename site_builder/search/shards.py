@@ -4,11 +4,12 @@ One Pagefind run over every article holds some 280 KB per page (2.8 GB at 10,000
 articles) and starts only once every page is written. The articles are split instead
 into shards by batch name (a batch stays in its shard while the number of shards
 stays the same); each shard is indexed on its own, as soon as its pages are written,
-and the shards' bundles are joined into one (:mod:`.combine`), published at
-``/pagefind/``. A shard is known by a hash of its pages, so a fold indexes only the
-shards whose pages changed. Shards that cannot be joined are published as they are:
-the first at ``/pagefind/``, the others at ``/pagefind/shard-NN/``, and the browser
-merges them (:mod:`.merged`).
+and runs of neighbouring shards are joined into bundles (:func:`joined`,
+:mod:`.combine`): one on a small site, at most :data:`MAX_SHARDS` on a large one, the
+first published at ``/pagefind/``, the others at ``/pagefind/shard-NN/``, which the
+browser merges (:mod:`.merged`). A shard is known by a hash of its pages, so a fold
+indexes only the shards whose pages changed. Shards that cannot be joined are
+published as they are, in the same folders.
 """
 
 from __future__ import annotations
