@@ -1,11 +1,12 @@
 """The search index of one build, shard by shard, each started as soon as its pages are staged.
 
 The workers render the batches shard by shard, so a shard's indexer starts while
-the workers go on with the next; Pagefind reads the staging folder itself, told
-the shard's pages by a glob. A finished shard's bundle comes from the live site
-(untouched since the last build), from the cache, or from a new Pagefind run into
-a scratch folder; nothing here writes the site or the cache: :class:`Index` says
-what to publish and what is new for the cache to keep.
+the workers go on with the next (Pagefind reads a tree of links to the shard's pages).
+A finished shard's bundle comes from the live site (untouched since the last build),
+from the cache, or from a new Pagefind run into a scratch folder. Once every batch has
+arrived, runs of shards are joined into bundles (:mod:`.joining`), each as soon as its
+shards are indexed. Nothing here writes the site or the cache: :class:`Index` says what
+to publish and what is new for the cache to keep.
 
 ``serve`` may give up waiting for the indexers once a newer edit has come (its pages are
 shown already): the build then ends without publishing, and the next one indexes again.
@@ -22,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.errors import Problem
-from site_builder.search.combine import UncombinableError, combine
 from site_builder.search.delta import (
     DELTA,
     FOLD_PAGES,
@@ -35,6 +35,7 @@ from site_builder.search.delta import (
     read_base,
     write_ids,
 )
+from site_builder.search.joining import REFUSED, start_join
 from site_builder.search.merged import UnmergeableError, search_scripts
 from site_builder.search.pagefind import SCRIPT, UI_FILES, start_pagefind
 from site_builder.search.shards import Shard, bundle_path, joined, make_shard, shard_count, shard_of
@@ -42,6 +43,8 @@ from site_builder.search.store import bundle_files, intact, write_hashes
 
 Bundle = tuple[str, tuple[str, ...]]
 """A published shard: its key and the names of its files inside its folder."""
+Run = tuple[Shard, list[Shard]]
+"""A bundle of neighbouring shards (a shard alone is its own), and those shards."""
 
 Live = Callable[[str], "tuple[Path, tuple[str, ...]] | None"]
 """Where the live site holds, untouched, the bundle of the shard with this key, and its files."""
@@ -114,7 +117,11 @@ class Indexing:
     """Shard key → the folder its bundle is published from, and the bundle's files."""
     running: dict[str, subprocess.Popen[str]] = field(default_factory=dict)
     queued: list[Shard] = field(default_factory=list)
-    """Shards waiting for a free core: one indexer per job, the rest wait."""
+    """Shards (and joins) waiting for a free core: one indexer or join per job, the rest wait."""
+    joins: dict[str, Run] = field(default_factory=dict)
+    """Key of a bundle of joined shards → it and its shards: joined once they are all indexed."""
+    refused: bool = False
+    """A join was refused (:data:`~.joining.REFUSED`): the shards are published as they are."""
     made: dict[str, Path] = field(default_factory=dict)
     """Shard key → the bundle a new indexer run made."""
     ids: dict[str, Path] = field(default_factory=dict)
@@ -184,6 +191,7 @@ class Indexing:
             process.communicate()
         self.queued = [shard for shard in self.queued if shard.key != key]
         self.sources.pop(key, None)
+        self._forget_joins(key)
         made = self.made.pop(key, None)
         run, out = self._folders(key)
         for folder in (run, out) if made is not None or process is not None else ():
@@ -191,6 +199,14 @@ class Indexing:
         (self.scratch / f"{key}.hashes").unlink(missing_ok=True)
         if (ids := self.ids.pop(key, None)) is not None:
             ids.unlink(missing_ok=True)
+
+    def _forget_joins(self, key: str) -> None:
+        """Drop the join ``key``, or every join of the shard ``key``."""
+        for whole, (_, parts) in list(self.joins.items()):
+            if whole == key or any(shard.key == key for shard in parts):
+                del self.joins[whole]
+                if whole != key:
+                    self._forget(whole)
 
     def everything(self, pages: Mapping[str, str]) -> None:
         """A site without article pages: index every HTML page, as Pagefind would."""
@@ -223,13 +239,16 @@ class Indexing:
         return None
 
     def all_arrived(self) -> None:
-        """Every batch's pages have arrived (none is deferred): decide the delta now, so that its
-        indexer runs while the site-wide pages are rendered and the links checked, rather than
-        after (a page amended since decides it again)."""
-        if self.base is None or self.settled or self.background or not self.shards:
+        """Every batch's pages have arrived (none is deferred): decide the delta, or which shards
+        are joined, now, so that the delta's indexer or the joins run while the site-wide pages
+        are rendered and the links checked, rather than after (a page amended since decides it
+        again)."""
+        if self.background or not self.shards or any(self.waiting.values()):
             return
-        if not any(self.waiting.values()):
+        if self.base is not None and not self.settled:
             self._add_delta(self.base)
+        self._plan_joins()
+        self.launch()
 
     def _unsettle(self) -> None:
         """Undo the delta decided by :meth:`all_arrived`: :meth:`finish` decides it again."""
@@ -265,12 +284,38 @@ class Indexing:
                 wait = False
             if process.poll() is not None:
                 self._collect(key, process)
+        self._queue_joins()
         while self.queued and len(self.running) < self.jobs:
             shard = self.queued.pop(0)
             run, out = self._folders(shard.key)
-            self.running[shard.key] = start_pagefind(
-                self.staging, shard.pages, run, out, self.language, background=self.background
-            )
+            if (join := self.joins.get(shard.key)) is not None:
+                bundles = [self.sources[part.key][0] for part in join[1]]
+                self.running[shard.key] = start_join(bundles, out, background=self.background)
+            else:
+                self.running[shard.key] = start_pagefind(
+                    self.staging, shard.pages, run, out, self.language, background=self.background
+                )
+
+    def _plan_joins(self) -> None:
+        """Every shard has arrived and there is no base: which runs of shards are joined (a run's
+        bundle the live site or the cache holds is taken from there)."""
+        if self.base is not None or self.refused or any(self.waiting.values()):
+            return
+        for whole, run in self._runs():
+            if len(run) > 1 and whole.key not in self.joins:
+                self.joins[whole.key] = (whole, run)
+                if (found := self._found(whole.key)) is not None:
+                    self.sources[whole.key] = found
+
+    def _queue_joins(self) -> None:
+        """Queue each planned join whose shards are all indexed (none once one was refused or
+        anything failed: the build then publishes the shards, or nothing)."""
+        if self.refused or self.problems:
+            return
+        waiting = {shard.key for shard in self.queued} | set(self.running)
+        for key, (whole, run) in self.joins.items():
+            if key not in self.sources and key not in waiting and all(s.key in self.sources for s in run):
+                self.queued.append(whole)
 
     def _folders(self, key: str) -> tuple[Path, Path]:
         """Where the indexer of shard ``key`` runs (its settings file), and where it writes."""
@@ -283,9 +328,8 @@ class Indexing:
         run, made = self._folders(key)
         shutil.rmtree(run, ignore_errors=True)
         if process.returncode != 0:
-            detail = ((err or out).strip().splitlines() or ["no output"])[-1]
-            self.problems.append(_problem(f"pagefind failed with exit code {process.returncode}: {detail}"))
             shutil.rmtree(made, ignore_errors=True)
+            self._failed(key, process.returncode, err or out)
             return
         names = bundle_files(made)
         write_hashes(self.scratch / f"{key}.hashes", made, names)
@@ -294,6 +338,19 @@ class Indexing:
             self._write_ids(shard, made)
         self.made[key] = made
         self.sources[key] = (made, tuple(names))
+
+    def _failed(self, key: str, code: int, said: str) -> None:
+        """An indexer or a join that failed: a problem with the last line it ``said``; a join
+        refused (:data:`~.joining.REFUSED`) is none, but no other is joined then (it would be
+        refused too), and the shards are published as they are."""
+        joining = key in self.joins
+        if joining and code == REFUSED:
+            self.refused = True
+            self.queued = [shard for shard in self.queued if shard.key not in self.joins]
+            return
+        detail = (said.strip().splitlines() or ["no output"])[-1]
+        what = "joining the search index's shards" if joining else "pagefind"
+        self.problems.append(_problem(f"{what} failed with exit code {code}: {detail}"))
 
     def _write_ids(self, shard: Shard, bundle: Path) -> None:
         """Keep which fragment of ``bundle``, the shard's, is which page, for :attr:`ids`."""
@@ -310,6 +367,8 @@ class Indexing:
         shard's bundle, in shard order (or the base's bundles and the delta), and the script."""
         if self.base is not None and not self.settled:
             self._add_delta(self.base)
+        self._plan_joins()
+        self.launch()
         while self.running or self.queued:
             if give_up():
                 self.stop()
@@ -353,39 +412,29 @@ class Indexing:
         """Each bundle's folder in the site and key: the shards joined into bundles (or in
         order, where they cannot be), or the base and the delta."""
         if self.base is None:
-            ordered = sorted(self.shards, key=lambda shard: shard.number)
-            keys: list[str] = []
-            for run in joined(ordered):
-                if (key := self._combine(run)) is None:  # the next runs could not be joined either
-                    return [(bundle_path(index), shard.key) for index, shard in enumerate(ordered)]
-                keys.append(key)
-            return [(bundle_path(index), key) for index, key in enumerate(keys)]
+            return self._joined_bundles()
         delta = [(DELTA, self.delta.key)] if self.delta is not None else []
         return [(bundle.folder, bundle.key) for bundle in self.base] + delta
 
-    def _combine(self, shards: list[Shard]) -> str | None:
-        """The key of one bundle of these shards' pages (a shard alone is its own), from the
-        live site or the cache or joined here (:mod:`.combine`); None when they cannot be joined."""
-        if len(shards) == 1:
-            return shards[0].key
-        whole = make_shard(
-            0, {path: sha for shard in shards for path, sha in shard.pages.items()}, self.language
-        )
-        if (found := self._found(whole.key)) is None:
-            out = self.scratch / whole.key
-            try:
-                combine([self.sources[shard.key][0] for shard in shards], out)
-            except UncombinableError:
-                shutil.rmtree(out, ignore_errors=True)
-                return None
-            names = bundle_files(out)
-            write_hashes(self.scratch / f"{whole.key}.hashes", out, names)
-            self.made[whole.key] = out
-            found = (out, tuple(names))
-        self.sources[whole.key] = found
-        if self.kept is None or not ids_kept(self.kept, whole.key):
-            self._join_ids(whole, shards)
-        return whole.key
+    def _joined_bundles(self) -> list[tuple[str, str]]:
+        """The runs of shards' bundles, or the shards in order if any run was not joined."""
+        runs = self._runs()
+        if self.refused or any(whole.key not in self.sources for whole, _ in runs):
+            ordered = sorted(self.shards, key=lambda shard: shard.number)
+            return [(bundle_path(index), shard.key) for index, shard in enumerate(ordered)]
+        for whole, shards in runs:
+            if len(shards) > 1 and (self.kept is None or not ids_kept(self.kept, whole.key)):
+                self._join_ids(whole, shards)
+        return [(bundle_path(index), whole.key) for index, (whole, _) in enumerate(runs)]
+
+    def _runs(self) -> list[Run]:
+        """The bundles the shards are joined into (:func:`~.shards.joined`), in order."""
+        runs = joined(sorted(self.shards, key=lambda shard: shard.number))
+        return [(run[0] if len(run) == 1 else self._whole(run), run) for run in runs]
+
+    def _whole(self, run: list[Shard]) -> Shard:
+        """The bundle of a run of shards' pages, known by their hash as any shard is."""
+        return make_shard(0, {path: sha for shard in run for path, sha in shard.pages.items()}, self.language)
 
     def _join_ids(self, whole: Shard, shards: list[Shard]) -> None:
         """The joined bundle's pages' ids: its shards', else read from its fragments."""

@@ -19,6 +19,8 @@ import os
 import random
 import re
 import shutil
+import subprocess
+import sys
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,8 +33,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from site_builder import cli
 from site_builder.search import indexing
-from site_builder.search.combine import UncombinableError
 from site_builder.search.heads import CORE, HEADS
+from site_builder.search.joining import REFUSED
 from site_builder.search.merged import MODULE
 from site_builder.search.pagefind import start_pagefind
 from site_builder.search.shards import bundle_path, shard_count, shard_of
@@ -84,8 +86,14 @@ def mark_one_batch_per_shard(root: Path) -> list[tuple[int, str, str]]:
     return chosen
 
 
-def refuse(bundles: list[Path], out: Path) -> None:
-    raise UncombinableError("a bundle has sort orders")
+def refuse(bundles: list[Path], out: Path, *, background: bool = False) -> subprocess.Popen[str]:
+    """A join that ends as one refused does (a bundle with sort orders, say)."""
+    program = [
+        sys.executable,
+        "-c",
+        f"import sys; print('a bundle has sort orders', file=sys.stderr); sys.exit({REFUSED})",
+    ]
+    return subprocess.Popen(program, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 @pytest.fixture(scope="module", params=["joined", "merged"])
@@ -99,7 +107,7 @@ def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     chosen = mark_one_batch_per_shard(root)
     with pytest.MonkeyPatch.context() as patch:
         if not joined:
-            patch.setattr(indexing, "combine", refuse)
+            patch.setattr(indexing, "start_join", refuse)
         code = cli.main(["build", "--root", str(root)])
     assert code == 0, f"site-builder build --root {root} exited with {code}"
     out = root / "build"

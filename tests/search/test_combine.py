@@ -13,6 +13,7 @@ import cbor2
 import pytest
 
 from site_builder.search.combine import SIGNATURE, UncombinableError, combine
+from site_builder.search.joining import REFUSED, start_join
 from site_builder.search.pagefind import start_pagefind
 from site_builder.search.store import bundle_files
 
@@ -133,6 +134,30 @@ def test_joining_gives_the_same_bytes_twice(bundles: tuple[list[Path], Path], tm
     names = bundle_files(tmp_path / "a")
     assert names == bundle_files(tmp_path / "b")
     assert all((tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes() for name in names)
+
+
+def test_a_join_in_a_process_of_its_own_writes_what_combine_writes(
+    bundles: tuple[list[Path], Path], tmp_path: Path
+) -> None:
+    parts, _ = bundles
+    combine(parts, tmp_path / "here")
+    process = start_join(parts, tmp_path / "there")
+    out, err = process.communicate(timeout=120)
+    assert (process.returncode, out, err) == (0, "", "")
+    names = bundle_files(tmp_path / "here")
+    assert names == bundle_files(tmp_path / "there") and len(names) > 24
+    assert all((tmp_path / "here" / n).read_bytes() == (tmp_path / "there" / n).read_bytes() for n in names)
+
+
+def test_a_join_refused_in_its_own_process_exits_saying_why(tmp_path: Path) -> None:
+    paths = site_of(tmp_path / "site", 4, sort=True)
+    parts = [
+        index(tmp_path / "site", paths[:2], tmp_path / "a"),
+        index(tmp_path / "site", paths[2:], tmp_path / "b"),
+    ]
+    process = start_join(parts, tmp_path / "joined")
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == REFUSED and "sort" in err
 
 
 def test_one_bundle_joined_is_itself(bundles: tuple[list[Path], Path], tmp_path: Path) -> None:

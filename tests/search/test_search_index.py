@@ -9,6 +9,8 @@ import importlib.metadata
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +19,7 @@ import cbor2
 import pytest
 
 from site_builder.pipeline.staging.folder import link
+from site_builder.search import indexing as indexing_module
 from site_builder.search import pagefind, shards
 from site_builder.search.indexing import Index, Indexing
 from site_builder.search.shards import shard_count
@@ -152,15 +155,21 @@ def test_an_indexer_that_fails_is_a_problem_with_what_it_said(
     assert index.files == {} and not (indexing.scratch / indexing.shards[0].key).exists()
 
 
-def test_a_shard_starts_when_the_last_of_its_batches_arrives_and_only_then(tmp_path: Path) -> None:
-    staging = tmp_path / "staging"
-    names = [f"batch_{n:05d}" for n in range(25)]  # three shards of about ten batches
+def staged_batches(staging: Path, count: int) -> dict[str, dict[str, str]]:
+    """``count`` batches of one staged page each: batch name → its page (path → hash)."""
     pages = {}
-    for name in names:
+    for name in (f"batch_{n:05d}" for n in range(count)):
         path = f"articles/{name.replace('_', '-')}/index.html"
         (staging / path).parent.mkdir(parents=True)
         (staging / path).write_text(PAGE.format(title=name, word="zyx" + name[-5:]), "utf-8")
         pages[name] = {path: "sha-" + name}
+    return pages
+
+
+def test_a_shard_starts_when_the_last_of_its_batches_arrives_and_only_then(tmp_path: Path) -> None:
+    staging = tmp_path / "staging"
+    pages = staged_batches(staging, 25)  # three shards of about ten batches
+    names = list(pages)
     indexing = open_indexing(staging, names, jobs=2)
     by_shard: dict[int, list[str]] = {}
     for name in names:
@@ -191,6 +200,49 @@ def test_a_shard_starts_when_the_last_of_its_batches_arrives_and_only_then(tmp_p
     order = [shard_of_url[url] for url in page_urls(staging / "pagefind")]
     assert order == sorted(order) and len(order) == len(names)  # in shard order, whatever finished first
     assert {shard.key for shard in indexing.shards} < index.used  # the cache keeps them for the next fold
+
+
+def test_the_shards_are_joined_once_indexed_before_the_build_waits_for_its_index(tmp_path: Path) -> None:
+    """Once every batch has arrived, a run's join starts as soon as its shards are indexed: while
+    the rest of the site is rendered, not once the build waits for its index."""
+    staging = tmp_path / "staging"
+    pages = staged_batches(staging, 25)
+    indexing = open_indexing(staging, list(pages), jobs=2)
+    for name, page in pages.items():
+        indexing.arrived(name, page)
+    indexing.all_arrived()
+    assert len(indexing.joins) == 1 and not indexing.made
+    (whole, run), *_ = indexing.joins.values()
+    assert [shard.number for shard in run] == [0, 1, 2]
+    while indexing.running or indexing.queued:
+        indexing.launch(wait=True, timeout=5)
+    assert whole.key in indexing.made  # joined, and finish() not called yet
+    index = finished(indexing, staging)
+    assert index.problems == () and index.bundles == {"pagefind": (whole.key, index.bundles["pagefind"][1])}
+    assert len(page_urls(staging / "pagefind")) == 25
+
+
+def test_a_join_that_fails_is_a_problem_with_what_it_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing(bundles: list[Path], out: Path, *, background: bool = False) -> subprocess.Popen[str]:
+        program = "import sys; print('Traceback ...', file=sys.stderr); sys.exit('ValueError: no chunk')"
+        return subprocess.Popen(
+            [sys.executable, "-c", program], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+
+    monkeypatch.setattr(indexing_module, "start_join", failing)
+    staging = tmp_path / "staging"
+    pages = staged_batches(staging, 25)
+    indexing = open_indexing(staging, list(pages), jobs=2)
+    for name, page in pages.items():
+        indexing.arrived(name, page)
+    index = indexing.finish()
+
+    assert [problem.message for problem in index.problems] == [
+        "joining the search index's shards failed with exit code 1: ValueError: no chunk"
+    ]
+    assert index.files == {}
 
 
 PAGES_BATCH = (
