@@ -123,7 +123,7 @@ class Indexing:
     refused: bool = False
     """A join was refused (:data:`~.joining.REFUSED`): the shards are published as they are."""
     made: dict[str, Path] = field(default_factory=dict)
-    """Shard key → the bundle a new indexer run made."""
+    """Shard (or join) key → the bundle a new indexer run (or join) made."""
     ids: dict[str, Path] = field(default_factory=dict)
     """Shard key → its pages' ids, written here (:attr:`Index.ids`)."""
     problems: list[Problem] = field(default_factory=list)
@@ -363,8 +363,9 @@ class Indexing:
         write_ids(self.ids[key], ids)
 
     def finish(self, give_up: Callable[[], bool] = never) -> Index:
-        """Wait for the indexers (or until ``give_up()`` says to: they are stopped); then every
-        shard's bundle, in shard order (or the base's bundles and the delta), and the script."""
+        """Wait for the indexers and the joins (or until ``give_up()`` says to: they are stopped);
+        then the joined bundles (or every shard's, in shard order, or the base's bundles and the
+        delta), and the script."""
         if self.base is not None and not self.settled:
             self._add_delta(self.base)
         self._plan_joins()
